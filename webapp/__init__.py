@@ -1,0 +1,1 @@
+"""Kostka's web app: Panel views over the rules engine."""
