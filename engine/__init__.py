@@ -3,17 +3,84 @@
 Pure Python, no dependencies; runs the same under CPython and Pyodide.
 """
 
+from . import fate, gurps, one_ring
+from .api import CHECKS, make_check, odds_of, roll_check
 from .dist import Dist
 from .errors import EngineError, InputError, RuleError
+from .fate import TWO_D6, FateCheck, FateOdds, FateRoll, success_by_favour
+from .gurps import (
+    THREE_D6,
+    GurpsCheck,
+    GurpsOdds,
+    GurpsRoll,
+    Outcome,
+    QuickContest,
+    QuickContestOdds,
+    QuickContestRoll,
+    RegularContest,
+    RegularContestOdds,
+    RegularContestRoll,
+    p_at_least_one,
+    quick_contest_odds,
+    regular_contest_odds,
+    roll_quick_contest,
+    roll_regular_contest,
+)
+from .one_ring import (
+    Degree,
+    FeatMode,
+    OneRingCheck,
+    OneRingOdds,
+    OneRingRoll,
+    spend_icons,
+    success_by_tn,
+    target_number,
+)
 from .rng import GENERATOR, Dice, random_seed, session_seed
 
 __all__ = [
+    "CHECKS",
     "GENERATOR",
+    "THREE_D6",
+    "TWO_D6",
+    "Degree",
     "Dice",
     "Dist",
     "EngineError",
+    "FateCheck",
+    "FateOdds",
+    "FateRoll",
+    "FeatMode",
+    "GurpsCheck",
+    "GurpsOdds",
+    "GurpsRoll",
     "InputError",
+    "OneRingCheck",
+    "OneRingOdds",
+    "OneRingRoll",
+    "Outcome",
+    "QuickContest",
+    "QuickContestOdds",
+    "QuickContestRoll",
+    "RegularContest",
+    "RegularContestOdds",
+    "RegularContestRoll",
     "RuleError",
+    "fate",
+    "gurps",
+    "make_check",
+    "odds_of",
+    "one_ring",
+    "p_at_least_one",
+    "quick_contest_odds",
     "random_seed",
+    "regular_contest_odds",
+    "roll_check",
+    "roll_quick_contest",
+    "roll_regular_contest",
     "session_seed",
+    "spend_icons",
+    "success_by_favour",
+    "success_by_tn",
+    "target_number",
 ]

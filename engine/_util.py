@@ -1,0 +1,53 @@
+"""Small helpers shared by the rule modules (private)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from .dist import Dist
+from .errors import InputError
+from .rng import Dice
+
+__all__ = ["as_dice", "check_from_dict", "dist_to_dict", "put_prob"]
+
+C = TypeVar("C")
+
+
+def check_from_dict(cls: type[C], data: Any) -> C:
+    """Build the check ``cls`` from a mapping of its field names.
+
+    Unknown keys and non-mappings raise :class:`InputError`; each value is then
+    validated by the check's own ``__post_init__``.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError("check", "type", f"expected an object with the fields of {cls.__name__}, got {type(data).__name__}")
+    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    for key in data:
+        if key not in names:
+            raise InputError(str(key), "choice", f"unknown field; allowed fields are {', '.join(names)}", allowed=list(names), value=key)
+    return cls(**dict(data))
+
+
+def as_dice(dice: Dice | int) -> Dice:
+    """Accept a :class:`Dice` or a seed (an integer)."""
+    if isinstance(dice, Dice):
+        return dice
+    return Dice(dice)
+
+
+def put_prob(out: dict[str, Any], key: str, p: Fraction) -> None:
+    """Store ``p`` as a float under ``key`` and as an exact fraction string under ``key_exact``."""
+    out[key] = float(p)
+    out[f"{key}_exact"] = str(p)
+
+
+def dist_to_dict(dist: Dist[Any]) -> dict[str, Any]:
+    """A distribution as JSON: ``{"p": {outcome: float}, "exact": {outcome: "a/b"}}``."""
+    probs = dist.probabilities()
+    return {
+        "p": {str(o): float(p) for o, p in probs.items()},
+        "exact": {str(o): str(p) for o, p in probs.items()},
+    }
