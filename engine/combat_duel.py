@@ -1,0 +1,249 @@
+"""Exact odds of a Fate & Doom duel: one hero against one monster.
+
+Both stand in attacking positions and attack in turns (the hero first unless
+``first="monster"``); each turn is one attack plus the extra attacks the
+three-attack rule earns (:func:`engine.combat.earns_extra_attack`). Points
+follow each side's :class:`~engine.combat.Policy` (``attack_spend`` on every
+attack roll, ``defence_spend`` on every defence roll, while points last).
+Recovery is not part of the exact duel (it makes life go up and the state
+space cyclic); the battle simulation covers it.
+
+**Method.** A Markov chain over the states ``(hero life, monster life, hero
+points, monster points, side to act)``. A whole turn is one transition,
+computed exactly from the 36 x 36 faces of each attack (memoised). Every
+transition lowers a life or a points total, except a turn in which the attack
+is parried and nothing was spent: that one leaves the state as it was. So the
+states are processed once each, in order of decreasing ``h + m + hp + mp``,
+pushing probability mass forward; the only cycle, "hero turn changes nothing,
+monster turn changes nothing", is summed analytically: with ``a``/``b`` the
+mass arriving from outside at the hero's/monster's turn and ``qH``/``qM`` the
+chance a turn changes nothing, the expected visits are
+``vH = (a + qM b) / (1 - qH qM)`` and ``vM = b + qH vH``. Win chances, the
+winner's life left and the expected number of rounds (the sum of the visits
+to the first side's turns) come out exactly as Fractions.
+
+The number of rounds is unbounded (parries can repeat for ever), so its
+distribution is given exactly for rounds ``1..max_rounds`` plus the exact
+mass of the tail beyond. ``exact=False`` runs the same algorithm in floats
+(for live charts): every step adds or multiplies non-negative numbers, so the
+relative error stays within about ``(number of steps) x 2**-53`` — below
+``1e-12`` for lives up to a few dozen.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from .combat import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
+from .errors import InputError, RuleError, check_bool, check_choice, check_int
+
+__all__ = ["DuelOdds", "duel_odds", "turn_outcomes"]
+
+SIDES = ("hero", "monster")
+
+
+_D = (1296, 1296**2, 1296**3)
+
+
+@lru_cache(maxsize=65536)
+def _chain(att_skill: int, def_skill: int, life: int, ap: int, dp: int, a_spend: int, d_spend: int,
+           rule: str, number: int) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """Outcomes of attack ``number`` and the extra attacks it earns:
+    ((target life after, attacker points after, defender points after), weight),
+    weights out of ``1296 ** (4 - number)`` (integers keep this exact and fast)."""
+    a = min(a_spend, ap)
+    d = min(d_spend, dp)
+    ap2, dp2 = ap - a, dp - d
+    scale = 1296 ** (3 - number)
+    out: dict[tuple[int, int, int], int] = defaultdict(int)
+    for margin, w in _margins(att_skill + a, def_skill + d, False):
+        if margin <= 0:
+            out[(life, ap2, dp2)] += w * scale
+            continue
+        damage = damage_for(margin, a, rule)
+        left = life - damage
+        if left <= 0:
+            out[(0, ap2, dp2)] += w * scale
+        elif earns_extra_attack(number, damage, life):
+            for key, q in _chain(att_skill, def_skill, left, ap2, dp2, a_spend, d_spend, rule, number + 1):
+                out[key] += w * q
+        else:
+            out[(left, ap2, dp2)] += w * scale
+    return tuple(out.items())
+
+
+def turn_outcomes(attacker: Combatant, defender: Combatant, attacker_policy: Policy = NEVER,
+                  defender_policy: Policy = NEVER, damage_rule: str = "difference") -> dict[tuple[int, int, int], Fraction]:
+    """Exact outcomes of one whole turn (up to three attacks) of ``attacker``
+    on ``defender``, both in attacking positions:
+    ``{(defender life, attacker points, defender points): probability}``."""
+    damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
+    return {k: Fraction(w, _D[2]) for k, w in _chain(
+        attacker.skill, defender.skill, defender.life, attacker.points, defender.points,
+        attacker_policy.attack_spend, defender_policy.defence_spend, damage_rule, 1)}
+
+
+@dataclass(frozen=True)
+class DuelOdds:
+    """Exact results of a duel. Distributions are joint probabilities
+    (``hero_life_left[l]`` = P(the hero wins with ``l`` life left))."""
+
+    p_hero_wins: Any
+    p_monster_wins: Any
+    expected_rounds: Any
+    rounds: dict[int, Any] = field(hash=False)
+    rounds_tail: Any
+    hero_life_left: dict[int, Any] = field(hash=False)
+    monster_life_left: dict[int, Any] = field(hash=False)
+    first: str
+    max_rounds: int
+    states: int
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "p_hero_wins": float(self.p_hero_wins), "p_monster_wins": float(self.p_monster_wins),
+            "expected_rounds": float(self.expected_rounds),
+            "rounds": {str(k): float(v) for k, v in self.rounds.items()},
+            "rounds_tail": float(self.rounds_tail), "max_rounds": self.max_rounds,
+            "hero_life_left": {str(k): float(v) for k, v in self.hero_life_left.items()},
+            "monster_life_left": {str(k): float(v) for k, v in self.monster_life_left.items()},
+            "first": self.first, "states": self.states,
+        }
+        if isinstance(self.p_hero_wins, Fraction):
+            for key in ("p_hero_wins", "p_monster_wins", "expected_rounds"):
+                out[f"{key}_exact"] = str(getattr(self, key))
+            out["hero_life_left_exact"] = {str(k): str(v) for k, v in self.hero_life_left.items()}
+            out["monster_life_left_exact"] = {str(k): str(v) for k, v in self.monster_life_left.items()}
+        return out
+
+
+def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, monster_policy: Policy = NEVER, *,
+              first: str = "hero", damage_rule: str = "difference", max_rounds: int = 30,
+              exact: bool = True) -> DuelOdds:
+    """Exact odds of ``hero`` against ``monster`` (see the module docstring)."""
+    for name, c in (("hero", hero), ("monster", monster)):
+        if not isinstance(c, Combatant):
+            raise InputError(name, "type", "expected a Combatant sheet")
+        if not c.alive:
+            raise RuleError(f"{name}.life", f"{c.name} has no life left; a duel needs both standing")
+    for name, pol in (("hero_policy", hero_policy), ("monster_policy", monster_policy)):
+        if not isinstance(pol, Policy):
+            raise InputError(name, "type", "expected a Policy")
+        if pol.recover_below:
+            raise RuleError(f"{name}.recover_below", "exact duel odds do not cover recovery; "
+                            "use the battle simulation for recovering creatures")
+    first = check_choice("first", first, SIDES)
+    damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
+    max_rounds = check_int("max_rounds", max_rounds, 1, 1000)
+    exact = check_bool("exact", exact)
+    one: Any = Fraction(1) if exact else 1.0
+    zero: Any = one * 0
+    R = max_rounds
+
+    hs, ms = hero.skill, monster.skill
+    ha, hd = hero_policy.attack_spend, hero_policy.defence_spend
+    ma, md = monster_policy.attack_spend, monster_policy.defence_spend
+
+    cache: dict[tuple, tuple] = {}
+
+    def kernel(att: int, dfn: int, life: int, ap: int, dp: int, a_sp: int, d_sp: int) -> tuple:
+        key = (att, dfn, life, ap, dp, a_sp, d_sp)
+        if key not in cache:
+            items = _chain(att, dfn, life, ap, dp, a_sp, d_sp, damage_rule, 1)
+            cache[key] = tuple((k, Fraction(w, _D[2]) if exact else w / _D[2], w / _D[2]) for k, w in items)
+        return cache[key]
+
+    hero_first = first == "hero"
+    start = (hero.life, monster.life, hero.points, monster.points)
+    # Exact total mass arriving at each state's hero / monster turn, and the
+    # same mass spread by round in floats (index R+1 gathers later rounds).
+    tot_h: dict[tuple[int, int, int, int], Any] = {}
+    tot_m: dict[tuple[int, int, int, int], Any] = {}
+    row_h: dict[tuple[int, int, int, int], list[float]] = {}
+    row_m: dict[tuple[int, int, int, int], list[float]] = {}
+    pending: dict[int, set[tuple[int, int, int, int]]] = defaultdict(set)
+    blank = [0.0] * (R + 2)
+
+    def arrive(tot: dict, rows: dict, state: tuple[int, int, int, int], mass: Any, p: float, vals: list[float]) -> None:
+        if state in tot:
+            tot[state] += mass
+            rows[state] = [x + p * y for x, y in zip(rows[state], vals)]
+        else:
+            pending[sum(state)].add(state)
+            tot[state] = mass
+            rows[state] = [p * y for y in vals]
+
+    first_row = [0.0] * (R + 2)
+    first_row[1] = 1.0
+    arrive(tot_h if hero_first else tot_m, row_h if hero_first else row_m, start, one, 1.0, first_row)
+
+    hero_life: dict[int, Any] = defaultdict(lambda: zero)
+    monster_life: dict[int, Any] = defaultdict(lambda: zero)
+    rounds = [0.0] * (R + 2)
+    expected_rounds = zero
+    states = 0
+
+    for total in range(sum(start), -1, -1):
+        for state in sorted(pending.pop(total, ())):
+            states += 1
+            h, m, hp, mp = state
+            kh = kernel(hs, ms, m, hp, mp, ha, md)
+            km = kernel(ms, hs, h, mp, hp, ma, hd)
+            same_h, same_m = (m, hp, mp), (h, mp, hp)
+            q_h = next((p for k, p, _ in kh if k == same_h), zero)
+            q_m = next((p for k, p, _ in km if k == same_m), zero)
+            fq_h, fq_m = float(q_h), float(q_m)
+            a, b = tot_h.pop(state, zero), tot_m.pop(state, zero)
+            ra, rb = row_h.pop(state, blank), row_m.pop(state, blank)
+            loop = one - q_h * q_m
+            if not loop:
+                raise RuleError("skill", "neither side can ever hit the other: the duel would never end")
+            # Expected visits to this state's hero turn and monster turn (exact).
+            v_h = (a + q_m * b) / loop
+            v_m = b + q_h * v_h
+            expected_rounds += v_h if hero_first else v_m
+            # The same visits by round, in floats; index R+1 is the tail.
+            vr_h = [0.0] * (R + 2)
+            vr_m = [0.0] * (R + 2)
+            if hero_first:
+                for r in range(1, R + 1):
+                    vr_h[r] = ra[r] + fq_m * vr_m[r - 1]
+                    vr_m[r] = rb[r] + fq_h * vr_h[r]
+            else:
+                for r in range(1, R + 1):
+                    vr_m[r] = rb[r] + fq_h * vr_h[r - 1]
+                    vr_h[r] = ra[r] + fq_m * vr_m[r]
+            vr_h[R + 1] = max(0.0, float(v_h) - sum(vr_h[1:R + 1]))
+            vr_m[R + 1] = max(0.0, float(v_m) - sum(vr_m[1:R + 1]))
+            # A turn passes to the other side in the same round, or in the next
+            # one when it closes the round.
+            next_h = vr_h if hero_first else [0.0] + vr_h[:R] + [vr_h[R] + vr_h[R + 1]]
+            next_m = [0.0] + vr_m[:R] + [vr_m[R] + vr_m[R + 1]] if hero_first else vr_m
+            for key, p, fp in kh:
+                if key == same_h:
+                    continue
+                m2, hp2, mp2 = key
+                if m2 == 0:
+                    hero_life[h] += p * v_h
+                    rounds = [x + fp * y for x, y in zip(rounds, vr_h)]
+                else:
+                    arrive(tot_m, row_m, (h, m2, hp2, mp2), p * v_h, fp, next_h)
+            for key, p, fp in km:
+                if key == same_m:
+                    continue
+                h2, mp2, hp2 = key
+                if h2 == 0:
+                    monster_life[m] += p * v_m
+                    rounds = [x + fp * y for x, y in zip(rounds, vr_m)]
+                else:
+                    arrive(tot_h, row_h, (h2, m, hp2, mp2), p * v_m, fp, next_m)
+
+    p_hero = sum(hero_life.values(), zero)
+    p_monster = sum(monster_life.values(), zero)
+    return DuelOdds(p_hero, p_monster, expected_rounds, {r: rounds[r] for r in range(1, R + 1) if rounds[r]},
+                    rounds[R + 1], dict(sorted(hero_life.items())), dict(sorted(monster_life.items())),
+                    first, R, states)
