@@ -5,6 +5,9 @@ Pure Python, no dependencies; runs the same under CPython and Pyodide.
 
 from . import fate, gurps, one_ring
 from .api import CHECKS, make_check, odds_of, roll_check
+from .combat import WOLF, AttackOdds, AttackRecord, Combatant, Policy, attack, attack_odds, encounter_balance, generate_monster
+from .combat_battle import Encounter, Fight, simulate_battle, simulate_many
+from .combat_duel import DuelOdds, duel_odds
 from .dist import Dist
 from .errors import EngineError, InputError, RuleError
 from .fate import TWO_D6, FateCheck, FateOdds, FateRoll, success_by_favour
@@ -39,6 +42,21 @@ from .one_ring import (
 from .rng import GENERATOR, Dice, random_seed, session_seed
 
 __all__ = [
+    "WOLF",
+    "AttackOdds",
+    "AttackRecord",
+    "Combatant",
+    "DuelOdds",
+    "Encounter",
+    "Fight",
+    "Policy",
+    "attack",
+    "attack_odds",
+    "duel_odds",
+    "encounter_balance",
+    "generate_monster",
+    "simulate_battle",
+    "simulate_many",
     "CHECKS",
     "GENERATOR",
     "THREE_D6",

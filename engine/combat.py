@@ -52,6 +52,7 @@ from typing import Any
 
 from .dist import Dist
 from .errors import InputError, RuleError, check_bool, check_choice, check_int
+from .fate import TWO_D6 as _FATE_TWO_D6
 from .rng import Dice
 
 __all__ = [
@@ -76,8 +77,8 @@ __all__ = [
     "recover",
 ]
 
-#: The sum of two six-sided dice.
-TWO_D6: Dist[int] = Dist.die(6).repeat_sum(2)
+#: The sum of two six-sided dice (shared with the skill check).
+TWO_D6: Dist[int] = _FATE_TWO_D6
 KINDS = ("hero", "monster")
 DAMAGE_RULES = ("difference", "one_plus")
 
