@@ -117,16 +117,16 @@ class Combatant:
         set_ = object.__setattr__
         set_(self, "name", _check_name("name", self.name))
         set_(self, "kind", check_choice("kind", self.kind, KINDS))
+        set_(self, "life", check_int("life", self.life, 0, MAX_LIFE))
         max_life = self.life if self.max_life is None else self.max_life
         set_(self, "max_life", check_int("max_life", max_life, 1, MAX_LIFE))
-        set_(self, "life", check_int("life", self.life, 0, MAX_LIFE))
         if self.life > self.max_life:  # type: ignore[operator]
             raise InputError("life", "range", f"must be from 0 to max_life {self.max_life}, got {self.life}",
                              value=self.life, low=0, high=self.max_life)
         set_(self, "skill", check_int("skill", self.skill, SKILL_LOW, SKILL_HIGH))
+        set_(self, "points", check_int("points", self.points, 0, MAX_POINTS))
         max_points = self.points if self.max_points is None else self.max_points
         set_(self, "max_points", check_int("max_points", max_points, 0, MAX_POINTS))
-        set_(self, "points", check_int("points", self.points, 0, MAX_POINTS))
         if self.points > self.max_points:  # type: ignore[operator]
             raise InputError("points", "range", f"must be from 0 to max_points {self.max_points}, got {self.points}",
                              value=self.points, low=0, high=self.max_points)
