@@ -1,7 +1,28 @@
-"""Entry module for both ``panel serve webapp/app.py`` and the static build."""
+"""Entry module for both ``panel serve webapp/app.py`` and the static build (``panel convert``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+try:  # running from a source checkout without installing the package
+    import webapp  # noqa: F401
+except ImportError:  # pragma: no cover - depends on how the app is started
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import panel as pn
 
-pn.extension()
+from webapp.views.common import APP_CSS
+from webapp.views.shell import KostkaApp
 
-pn.template.MaterialTemplate(title="Kostka", main=[pn.pane.Markdown("Kostka")]).servable()
+pn.extension(raw_css=[APP_CSS], notifications=False)
+
+
+def main() -> KostkaApp:
+    app = KostkaApp()
+    pn.state.onload(app.apply_url)
+    return app
+
+
+if __name__.startswith("bokeh") or __name__ == "__main__":
+    main().servable(title="Kostka")

@@ -1,0 +1,1046 @@
+"""The app's state as ``param`` models, with no Panel import.
+
+Every form field keeps the raw text the user typed (so nothing entered is
+lost when it is wrong); parsing happens in one place, :meth:`Form.parse`,
+which records an :class:`engine.InputError` per bad field in ``errors``.
+Each system has a *character* (the sheet) and a *desk* (the sheet plus the
+inputs of the next roll, the live check, its odds and the last roll). Every
+roll goes through :class:`RollService` so a roll can be remade from
+``(check, seed)`` alone.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import param
+
+import engine
+from engine import Dice, InputError, RuleError, random_seed
+from engine import fate, gurps, one_ring
+from engine.errors import check_int
+
+from .i18n import N_
+
+__all__ = [
+    "FORMAT_VERSION",
+    "AppState",
+    "FateCharacter",
+    "FateDesk",
+    "Form",
+    "GurpsCharacter",
+    "GurpsDesk",
+    "LogEntry",
+    "OneRingCharacter",
+    "OneRingDesk",
+    "RollLog",
+    "RollService",
+    "Roster",
+    "parse_int",
+]
+
+FORMAT_VERSION = 1
+SYSTEMS = ("one-ring", "gurps", "fate")
+SYSTEM_TITLES = {"one-ring": N_("The One Ring"), "gurps": N_("GURPS"), "fate": N_("Fate & Doom")}
+MAX_NAME = 60
+
+
+def parse_int(field_name: str, raw: Any, low: int | None = None, high: int | None = None) -> int:
+    """``raw`` (text from a form) as an int in ``low..high``, else an :class:`InputError`."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise InputError(field_name, "empty", "a value is needed", low=low, high=high)
+    if isinstance(raw, str):
+        raw = raw.strip().replace("\u2212", "-")
+    try:
+        return check_int(field_name, raw, low, high)
+    except InputError as error:
+        # Keep the bounds in the params so the message can say what is allowed.
+        error.params.setdefault("low", low)
+        error.params.setdefault("high", high)
+        raise
+
+
+def _text(value: Any, default: str = "") -> str:
+    """A stored or linked value as form text (numbers and booleans from JSON become text)."""
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, (int, float)):
+        return str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, str):
+        return value[:200]
+    return default
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
+    return bool(value) if isinstance(value, (bool, int)) else False
+
+
+class Form(param.Parameterized):
+    """A form of text fields with bounds; ``errors`` maps field -> InputError."""
+
+    #: field -> (low, high) for the integer fields of the form.
+    BOUNDS: ClassVar[dict[str, tuple[int | None, int | None]]] = {}
+    #: boolean fields
+    FLAGS: ClassVar[tuple[str, ...]] = ()
+
+    errors = param.Dict(default={}, doc="field -> InputError of the fields that do not parse")
+
+    def parse(self) -> dict[str, Any]:
+        """The parsed values of the fields that are valid; records the others in ``errors``."""
+        values: dict[str, Any] = {}
+        errors: dict[str, InputError] = {}
+        for name, (low, high) in self.BOUNDS.items():
+            try:
+                values[name] = parse_int(name, getattr(self, name), low, high)
+            except InputError as error:
+                errors[name] = error
+        for name in self.FLAGS:
+            values[name] = bool(getattr(self, name))
+        extra = self._cross_check(values)
+        errors.update({k: v for k, v in extra.items() if k not in errors})
+        if set(errors) != set(self.errors) or any(
+            (errors[k].code, errors[k].params) != (self.errors[k].code, self.errors[k].params) for k in errors
+        ):
+            self.errors = errors
+        return values
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        """Errors that involve several fields (e.g. current above maximum)."""
+        return {}
+
+    # -- persistence -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name_text}
+        for name in self.BOUNDS:
+            out[name] = getattr(self, name)
+        for name in self.FLAGS:
+            out[name] = bool(getattr(self, name))
+        return out
+
+    def load(self, data: Any) -> None:
+        """Fill the form from a stored mapping, leniently (unknown keys are ignored)."""
+        if not isinstance(data, dict):
+            return
+        updates: dict[str, Any] = {}
+        if "name" in data:
+            updates["name_text"] = _text(data.get("name"))[:MAX_NAME]
+        for name in self.BOUNDS:
+            if name in data:
+                updates[name] = _text(data[name])
+        for name in self.FLAGS:
+            if name in data:
+                updates[name] = _flag(data[name])
+        self.param.update(**updates)
+
+
+def _inputs(form: param.Parameterized) -> list[str]:
+    """The parameters of ``form`` that are user input (not ``name`` or ``errors``)."""
+    return [p for p in form.param if p not in ("name", "errors")]
+
+
+def _cap_check(values: dict[str, Any], current: str, maximum: str) -> dict[str, InputError]:
+    if current in values and maximum in values and values[current] > values[maximum]:
+        return {current: RuleError(current, f"{current} is above its maximum", high=values[maximum], kind="max")}
+    return {}
+
+
+# -- The One Ring --------------------------------------------------------------------------------
+
+OR_SKILLS = tuple(one_ring.SKILLS)
+OR_PROFICIENCIES = tuple(one_ring.PROFICIENCIES)
+OR_ABILITIES = OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom")
+#: Which TN an ability rolls against. Combat proficiencies use Strength (core
+#: game); Valour and Wisdom use Heart and Wits (a reading; the TN can be typed in).
+OR_ABILITY_ATTRIBUTE = {
+    **one_ring.SKILLS,
+    **dict.fromkeys(OR_PROFICIENCIES, "strength"),
+    "valour": "heart",
+    "wisdom": "wits",
+}
+
+OR_LABELS = {
+    "strength": N_("Strength"), "heart": N_("Heart"), "wits": N_("Wits"),
+    "awe": N_("Awe"), "athletics": N_("Athletics"), "awareness": N_("Awareness"), "hunting": N_("Hunting"),
+    "song": N_("Song"), "craft": N_("Craft"), "enhearten": N_("Enhearten"), "travel": N_("Travel"),
+    "insight": N_("Insight"), "healing": N_("Healing"), "courtesy": N_("Courtesy"), "battle": N_("Battle"),
+    "persuade": N_("Persuade"), "stealth": N_("Stealth"), "scan": N_("Scan"), "explore": N_("Explore"),
+    "riddle": N_("Riddle"), "lore": N_("Lore"),
+    "axes": N_("Axes"), "bows": N_("Bows"), "spears": N_("Spears"), "swords": N_("Swords"),
+    "valour": N_("Valour"), "wisdom": N_("Wisdom"),
+}
+OR_SPECIAL_LABELS = {
+    "cancel_failure": N_("Cancel a failure"),
+    "additional_success": N_("Score an additional success"),
+    "gain_insight": N_("Gain insight"),
+    "go_quietly": N_("Go quietly"),
+    "make_haste": N_("Make haste"),
+    "widen_influence": N_("Widen influence"),
+}
+OR_DEGREE_LABELS = {
+    "failure": N_("Failure"),
+    "success": N_("Success"),
+    "great": N_("Great success"),
+    "extraordinary": N_("Extraordinary success"),
+}
+
+
+def _one_ring_character_params() -> dict[str, param.Parameter]:
+    params: dict[str, param.Parameter] = {}
+    for attr, default in zip(one_ring.ATTRIBUTES, ("5", "5", "5")):
+        params[attr] = param.String(default=default, doc=OR_LABELS[attr])
+    for skill in OR_SKILLS:
+        params[skill] = param.String(default="0", doc=OR_LABELS[skill])
+        params[f"fav_{skill}"] = param.Boolean(default=False, doc=f"{skill} is favoured")
+    for prof in OR_PROFICIENCIES:
+        params[prof] = param.String(default="0", doc=OR_LABELS[prof])
+    params["valour"] = param.String(default="1")
+    params["wisdom"] = param.String(default="1")
+    params["hope"] = param.String(default="8")
+    params["hope_max"] = param.String(default="8")
+    return params
+
+
+class _OneRingCharacterBase(Form):
+    system: ClassVar[str] = "one-ring"
+    BOUNDS = {
+        **dict.fromkeys(one_ring.ATTRIBUTES, one_ring.ATTRIBUTE_RANGE),
+        **dict.fromkeys(OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom"), one_ring.RATING_RANGE),
+        "hope": (0, 40),
+        "hope_max": (0, 40),
+    }
+    FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired")
+
+    name_text = param.String(default="", doc="Character name")
+    weary = param.Boolean(default=False)
+    miserable = param.Boolean(default=False)
+    inspired = param.Boolean(default=False)
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        return _cap_check(values, "hope", "hope_max")
+
+    def tn_of(self, attribute: str) -> int | None:
+        """The TN of ``attribute`` (20 − attribute), or None while the attribute is invalid."""
+        try:
+            return one_ring.target_number(parse_int(attribute, getattr(self, attribute), *one_ring.ATTRIBUTE_RANGE))
+        except InputError:
+            return None
+
+
+OneRingCharacter = type("OneRingCharacter", (_OneRingCharacterBase,), _one_ring_character_params())
+OneRingCharacter.__doc__ = "A One Ring hero sheet: attributes, skills (with favoured marks), proficiencies, Valour, Wisdom, Hope."
+
+
+class OneRingDesk(Form):
+    """A One Ring character plus the next roll's inputs; ``check`` and ``odds`` follow them live."""
+
+    system: ClassVar[str] = "one-ring"
+    BOUNDS = {"bonus_dice": one_ring.BONUS_DICE_RANGE, "hope_spend": (0, 6)}
+    FEAT_MODES = ("auto", "normal", "favoured", "ill_favoured")
+
+    ability = param.Selector(default="awareness", objects=list(OR_ABILITIES))
+    feat_mode = param.Selector(default="auto", objects=list(FEAT_MODES), doc="auto: favoured when the skill is marked")
+    bonus_dice = param.String(default="0")
+    hope_spend = param.String(default="0", doc="Hope points spent for bonus success dice")
+    tn_override = param.String(default="", doc="A TN typed in by the Loremaster (empty: from the attribute)")
+
+    check = param.Parameter(default=None, doc="The OneRingCheck of the current inputs, or None")
+    odds = param.Parameter(default=None)
+    tn_odds = param.Dict(default={}, doc="TN -> P(success) for the success-across-TNs chart")
+    last = param.Parameter(default=None, doc="The LogEntry of the last roll made here")
+    picked = param.List(default=[], doc="Special successes chosen for the last roll's icons")
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("character", OneRingCharacter())
+        self.character = params.pop("character")
+        super().__init__(**params)
+        self.character.param.watch(self._refresh, _inputs(self.character))
+        self.param.watch(self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override"])
+        self._refresh()
+
+    def rating(self) -> int | None:
+        try:
+            return parse_int(self.ability, getattr(self.character, self.ability), *one_ring.RATING_RANGE)
+        except InputError:
+            return None
+
+    def effective_feat_mode(self) -> str:
+        if self.feat_mode != "auto":
+            return self.feat_mode
+        return "favoured" if getattr(self.character, f"fav_{self.ability}", False) else "normal"
+
+    def tn(self) -> int | None:
+        if self.tn_override.strip():
+            try:
+                return parse_int("tn_override", self.tn_override, *one_ring.TN_RANGE)
+            except InputError:
+                return None
+        return self.character.tn_of(OR_ABILITY_ATTRIBUTE[self.ability])
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        errors: dict[str, InputError] = {}
+        if self.tn_override.strip():
+            try:
+                parse_int("tn_override", self.tn_override, *one_ring.TN_RANGE)
+            except InputError as error:
+                errors["tn_override"] = error
+        spend = values.get("hope_spend")
+        if spend:
+            char = self.character.parse()
+            hope = char.get("hope")
+            if hope is not None and spend > hope:
+                errors["hope_spend"] = RuleError("hope_spend", "more Hope than held", held=hope, kind="hope")
+        return errors
+
+    def bonus_total(self, values: dict[str, Any]) -> int:
+        """Bonus success dice: the typed ones plus one per Hope spent (two if Inspired)."""
+        per_hope = 2 if self.character.inspired else 1
+        return values.get("bonus_dice", 0) + per_hope * values.get("hope_spend", 0)
+
+    def build_check(self) -> one_ring.OneRingCheck:
+        """The check for the current inputs; raises InputError (with the field) when one is bad."""
+        values = self.parse()
+        char_values = self.character.parse()
+        if self.errors:
+            raise next(iter(self.errors.values()))
+        relevant = [self.ability] + ([] if self.tn_override.strip() else [OR_ABILITY_ATTRIBUTE[self.ability]])
+        for key in relevant:
+            if key in self.character.errors:
+                raise self.character.errors[key]
+        if self.ability not in char_values:
+            raise InputError(self.ability, "type", "rating missing")
+        tn = self.tn()
+        if tn is None:
+            raise InputError(OR_ABILITY_ATTRIBUTE[self.ability], "range", "no TN")
+        bonus = self.bonus_total(values)
+        if bonus > one_ring.BONUS_DICE_RANGE[1]:
+            raise InputError("bonus_dice", "range", "too many bonus dice", low=0, high=one_ring.BONUS_DICE_RANGE[1])
+        return one_ring.OneRingCheck(
+            rating=char_values[self.ability],
+            tn=tn,
+            feat_mode=self.effective_feat_mode(),
+            bonus_dice=bonus,
+            weary=char_values["weary"],
+            miserable=char_values["miserable"],
+        )
+
+    def _refresh(self, *events: Any) -> None:
+        try:
+            check = self.build_check()
+        except InputError as error:
+            if error.field in ("bonus_dice",) and "bonus_dice" not in self.errors:
+                self.errors = {**self.errors, "bonus_dice": error}
+            self.param.update(check=None, odds=None)
+            return
+        odds = one_ring.odds(check)
+        tn_odds = one_ring.success_by_tn(check, range(5, 31))
+        self.param.update(check=check, odds=odds, tn_odds=tn_odds)
+
+    def after_roll(self, entry: LogEntry) -> None:
+        """Deduct the Hope spent on bonus dice."""
+        values = self.parse()
+        spent = values.get("hope_spend", 0)
+        if spent:
+            hope = parse_int("hope", self.character.hope, 0, 40)
+            self.character.hope = str(hope - spent)
+            self.hope_spend = "0"
+        self.param.update(last=entry, picked=[])
+
+    def pick_special(self, choices: list[str]) -> list[str]:
+        """Spend the last roll's icons on ``choices``; raises InputError when not allowed."""
+        if self.last is None or self.last.roll is None:
+            raise RuleError("choices", "no roll yet")
+        picked = list(one_ring.spend_icons(self.last.roll, choices))
+        self.picked = picked
+        return picked
+
+    def url_state(self) -> dict[str, str]:
+        out = {k: getattr(self, k) for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override")}
+        return out
+
+
+# -- GURPS ---------------------------------------------------------------------------------------
+
+GURPS_ATTRIBUTES = ("st", "dx", "iq", "ht")
+GURPS_LABELS = {"st": N_("ST"), "dx": N_("DX"), "iq": N_("IQ"), "ht": N_("HT")}
+GURPS_OUTCOMES = {
+    "critical_success": N_("Critical success"),
+    "success": N_("Success"),
+    "failure": N_("Failure"),
+    "critical_failure": N_("Critical failure"),
+}
+SKILL_RANGE = (-20, 40)
+MODIFIER_RANGE = (-30, 30)
+MAX_ROWS = 40
+
+
+class GurpsCharacter(Form):
+    """A GURPS sheet: name, attributes and a list of skills with levels."""
+
+    system: ClassVar[str] = "gurps"
+    BOUNDS = dict.fromkeys(GURPS_ATTRIBUTES, (1, 30))
+
+    name_text = param.String(default="")
+    st = param.String(default="10")
+    dx = param.String(default="10")
+    iq = param.String(default="10")
+    ht = param.String(default="10")
+    skills = param.List(default=[], doc='[{"name": text, "level": text}, ...]')
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("skills", [{"name": "", "level": "10"}])
+        super().__init__(**params)
+
+    def skill_level(self, index: int) -> int:
+        """The level of skill ``index``; raises InputError naming the row."""
+        if not 0 <= index < len(self.skills):
+            raise InputError("skill", "range", "no such skill", low=0, high=len(self.skills) - 1)
+        return parse_int(f"skill_{index}", self.skills[index].get("level", ""), *SKILL_RANGE)
+
+    def skill_errors(self) -> dict[str, InputError]:
+        errors = {}
+        for i in range(len(self.skills)):
+            try:
+                self.skill_level(i)
+            except InputError as error:
+                errors[f"skill_{i}"] = error
+        return errors
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["skills"] = [{"name": s.get("name", ""), "level": s.get("level", "")} for s in self.skills]
+        return out
+
+    def load(self, data: Any) -> None:
+        super().load(data)
+        if isinstance(data, dict) and isinstance(data.get("skills"), list):
+            self.skills = [
+                {"name": _text(s.get("name"))[:MAX_NAME], "level": _text(s.get("level"))}
+                for s in data["skills"][:MAX_ROWS]
+                if isinstance(s, dict)
+            ]
+
+
+class GurpsDesk(Form):
+    """A GURPS character plus the roll's modifiers, defence/secret switches and a contest."""
+
+    system: ClassVar[str] = "gurps"
+    BOUNDS = {"tries": (1, 100), "opponent_level": SKILL_RANGE}
+    FLAGS = ("defence", "secret", "high_skill_rule")
+
+    skill_index = param.Integer(default=0, bounds=(0, None))
+    modifiers = param.List(default=[], doc='[{"name": text, "value": text}, ...] for the next roll')
+    defence = param.Boolean(default=False)
+    secret = param.Boolean(default=False, doc="GM roll: the result stays hidden until revealed")
+    tries = param.String(default="1")
+    contest = param.Selector(default="quick", objects=["quick", "regular"])
+    opponent = param.String(default="number", doc='"number" or "<character index>:<skill index>"')
+    opponent_level = param.String(default="10")
+    high_skill_rule = param.Boolean(default=True)
+
+    effective = param.Parameter(default=None, doc="Effective skill, or None while an input is bad")
+    check = param.Parameter(default=None)
+    odds = param.Parameter(default=None)
+    p_any = param.Parameter(default=None, doc="P(at least one success in `tries` tries)")
+    contest_odds = param.Parameter(default=None)
+    last = param.Parameter(default=None)
+    last_contest = param.Parameter(default=None)
+    check_error = param.Parameter(default=None, doc="InputError that stops the check (e.g. no roll below 3)")
+
+    def __init__(self, roster: Roster | None = None, **params: Any) -> None:
+        params.setdefault("character", GurpsCharacter())
+        self.character = params.pop("character")
+        self.roster = roster
+        super().__init__(**params)
+        self.character.param.watch(self._refresh, _inputs(self.character))
+        self.param.watch(
+            self._refresh,
+            ["skill_index", "modifiers", "defence", "tries", "contest", "opponent", "opponent_level", "high_skill_rule"],
+        )
+        self._refresh()
+
+    def modifier_errors(self) -> dict[str, InputError]:
+        errors = {}
+        for i, row in enumerate(self.modifiers):
+            try:
+                parse_int(f"modifier_{i}", row.get("value", ""), *MODIFIER_RANGE)
+            except InputError as error:
+                errors[f"modifier_{i}"] = error
+        return errors
+
+    def modifier_values(self) -> tuple[int, ...]:
+        return tuple(parse_int(f"modifier_{i}", row.get("value", ""), *MODIFIER_RANGE) for i, row in enumerate(self.modifiers))
+
+    def modifier_total(self) -> int:
+        return sum(self.modifier_values())
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        errors = self.modifier_errors()
+        errors.update(self.character.skill_errors())
+        return errors
+
+    def build_check(self) -> Any:
+        self.parse()
+        self.character.parse()
+        for key, error in self.errors.items():
+            if key.startswith("modifier_") or key == f"skill_{self.skill_index}":
+                raise error
+        level = self.character.skill_level(self.skill_index)
+        return gurps.GurpsCheck(skill=level, modifiers=self.modifier_values(), defence=self.defence)
+
+    def opponent_skill(self) -> int:
+        """The opponent's effective skill: a typed number or a roster character's skill."""
+        if self.opponent == "number" or self.roster is None:
+            return parse_int("opponent_level", self.opponent_level, *SKILL_RANGE)
+        try:
+            char_index, skill_index = (int(x) for x in self.opponent.split(":"))
+            data = self.roster.characters[char_index]
+            return parse_int("opponent", data["skills"][skill_index]["level"], *SKILL_RANGE)
+        except (ValueError, IndexError, KeyError, TypeError, AttributeError):
+            raise InputError("opponent", "choice", "no such opponent") from None
+
+    def contest_checks(self) -> tuple[Any, Any]:
+        mine = self.build_check().effective_skill
+        theirs = self.opponent_skill()
+        if self.contest == "quick":
+            return gurps.QuickContest(mine, theirs), None
+        return gurps.RegularContest(mine, theirs, self.high_skill_rule), None
+
+    def _refresh(self, *events: Any) -> None:
+        try:
+            check = self.build_check()
+            effective = check.effective_skill
+        except InputError as error:
+            self.param.update(check=None, odds=None, effective=None, p_any=None, check_error=error, contest_odds=None)
+            return
+        try:
+            odds = gurps.odds(check)
+            check_error = None
+        except InputError as error:
+            odds, check_error = None, error
+        p_any = None
+        values = self.parse()
+        if odds is not None and "tries" in values:
+            p_any = gurps.p_at_least_one(odds.p_success, values["tries"])
+        contest_odds = None
+        try:
+            contest, _ = self.contest_checks()
+            if self.contest == "quick":
+                contest_odds = gurps.quick_contest_odds(contest)
+            else:
+                contest_odds = gurps.regular_contest_odds(contest)
+        except InputError:
+            contest_odds = None
+        self.param.update(
+            check=check if odds is not None else None,
+            odds=odds,
+            effective=effective,
+            p_any=p_any,
+            check_error=check_error,
+            contest_odds=contest_odds,
+        )
+
+    def after_roll(self, entry: LogEntry) -> None:
+        self.last = entry
+
+    def url_state(self) -> dict[str, Any]:
+        return {
+            "skill": str(self.skill_index),
+            "mods": json.dumps(self.modifiers, ensure_ascii=False, separators=(",", ":")),
+            "defence": "1" if self.defence else "",
+            "secret": "1" if self.secret else "",
+            "tries": self.tries,
+            "contest": self.contest,
+            "opponent": self.opponent,
+            "opp": self.opponent_level,
+            "hsr": "1" if self.high_skill_rule else "0",
+        }
+
+
+# -- Fate & Doom ---------------------------------------------------------------------------------
+
+
+class FateCharacter(Form):
+    """A Fate & Doom hero: skill, favour of the gods (current/max), life (current/max)."""
+
+    system: ClassVar[str] = "fate"
+    BOUNDS = {"skill": (0, 20), "favour": (0, 30), "favour_max": (0, 30), "life": (0, 99), "life_max": (1, 99)}
+
+    name_text = param.String(default="")
+    skill = param.String(default="7")
+    favour = param.String(default="3")
+    favour_max = param.String(default="3")
+    life = param.String(default="12")
+    life_max = param.String(default="12")
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        return {**_cap_check(values, "favour", "favour_max"), **_cap_check(values, "life", "life_max")}
+
+
+class FateDesk(Form):
+    """A Fate & Doom hero plus the check's difficulty and the favour to spend."""
+
+    system: ClassVar[str] = "fate"
+    BOUNDS = {"difficulty": (-10, 10), "favour_spend": (0, 30)}
+
+    difficulty = param.String(default="0")
+    favour_spend = param.String(default="0")
+
+    check = param.Parameter(default=None)
+    odds = param.Parameter(default=None)
+    by_favour = param.Dict(default={})
+    last = param.Parameter(default=None)
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("character", FateCharacter())
+        self.character = params.pop("character")
+        super().__init__(**params)
+        self.character.param.watch(self._refresh, _inputs(self.character))
+        self.param.watch(self._refresh, ["difficulty", "favour_spend"])
+        self._refresh()
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        spend = values.get("favour_spend")
+        if spend:
+            held = self.character.parse().get("favour")
+            if held is not None and spend > held:
+                return {"favour_spend": RuleError("favour_spend", "more favour than held", held=held)}
+        return {}
+
+    def build_check(self) -> Any:
+        values = self.parse()
+        char = self.character.parse()
+        if self.errors:
+            raise next(iter(self.errors.values()))
+        for key in ("skill", "favour"):
+            if key in self.character.errors:
+                raise self.character.errors[key]
+        return fate.FateCheck(
+            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"]
+        )
+
+    def _refresh(self, *events: Any) -> None:
+        try:
+            check = self.build_check()
+            odds = fate.odds(check)
+        except InputError:
+            self.param.update(check=None, odds=None, by_favour={})
+            return
+        held = check.favour_held
+        by_favour = fate.success_by_favour(check, held)
+        self.param.update(check=check, odds=odds, by_favour=dict(by_favour))
+
+    def after_roll(self, entry: LogEntry) -> None:
+        """Deduct the favour spent (declared before the roll)."""
+        spent = entry.check.favour_spent if entry.check is not None else 0
+        if spent:
+            held = parse_int("favour", self.character.favour, 0, 30)
+            self.character.favour = str(held - spent)
+            self.favour_spend = "0"
+        self.last = entry
+
+    def url_state(self) -> dict[str, str]:
+        return {"difficulty": self.difficulty, "spend": self.favour_spend}
+
+
+# -- rolls and the log ---------------------------------------------------------------------------
+
+
+@dataclass
+class LogEntry:
+    """One roll as the log keeps it: when, who, the check, the seed and the engine's record."""
+
+    number: int
+    time: str
+    system: str
+    character: str
+    ability: str
+    check: Any
+    seed: int
+    roll: Any
+    secret: bool = False
+    revealed: bool = True
+    kind: str = "roll"  # "roll" or "contest"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hidden(self) -> bool:
+        return self.secret and not self.revealed
+
+    def to_dict(self) -> dict[str, Any]:
+        record = self.roll.to_dict() if hasattr(self.roll, "to_dict") else self.roll
+        return {
+            "number": self.number,
+            "time": self.time,
+            "system": self.system,
+            "character": self.character,
+            "ability": self.ability,
+            "kind": self.kind,
+            "check": self.check.to_dict() if hasattr(self.check, "to_dict") else self.check,
+            "seed": self.seed,
+            "secret": self.secret,
+            "revealed": self.revealed,
+            "result": None if self.hidden else record,
+            **({"extra": self.extra} if self.extra else {}),
+        }
+
+
+class RollLog(param.Parameterized):
+    """The session's rolls, newest last."""
+
+    entries = param.List(default=[], item_type=LogEntry)
+
+    def add(self, entry: LogEntry) -> None:
+        self.entries = [*self.entries, entry]
+
+    def clear(self) -> None:
+        self.entries = []
+
+    def reveal(self, number: int) -> None:
+        for entry in self.entries:
+            if entry.number == number:
+                entry.revealed = True
+        self.param.trigger("entries")
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"format": "kostka-log", "version": FORMAT_VERSION, "rolls": [e.to_dict() for e in self.entries]},
+            ensure_ascii=False,
+            indent=1,
+        )
+
+
+def _now() -> str:
+    return _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+class RollService(param.Parameterized):
+    """The one place rolls are made: ``(check, seed)`` -> a logged record.
+
+    The seed may come from outside (a shared link, a session code); otherwise
+    a fresh one is drawn.
+    """
+
+    log = param.ClassSelector(class_=RollLog)
+    counter = param.Integer(default=0)
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("log", RollLog())
+        super().__init__(**params)
+
+    def next_seed(self, seed: int | None) -> int:
+        return random_seed() if seed is None else seed
+
+    def roll(self, check: Any, *, character: str, ability: str, seed: int | None = None, secret: bool = False) -> LogEntry:
+        seed = self.next_seed(seed)
+        record = _roll_check(check, seed)
+        self.counter += 1
+        entry = LogEntry(
+            number=self.counter,
+            time=_now(),
+            system=check.system,
+            character=character,
+            ability=ability,
+            check=check,
+            seed=seed,
+            roll=record,
+            secret=secret,
+            revealed=not secret,
+        )
+        self.log.add(entry)
+        return entry
+
+    def contest(self, contest: Any, *, character: str, ability: str, opponent: str, seed: int | None = None) -> LogEntry:
+        seed = self.next_seed(seed)
+        record = engine.roll_check(contest, seed)
+        self.counter += 1
+        entry = LogEntry(
+            number=self.counter, time=_now(), system="gurps", character=character, ability=ability,
+            check=contest, seed=seed, roll=record, kind="contest", extra={"opponent": opponent},
+        )
+        self.log.add(entry)
+        return entry
+
+
+def _roll_check(check: Any, seed: int) -> Any:
+    return engine.roll_check(check, seed)
+
+
+# -- characters ----------------------------------------------------------------------------------
+
+
+class Roster(param.Parameterized):
+    """Several characters of one system as stored dicts, and which one is on the form."""
+
+    characters = param.List(default=[])
+    current = param.Integer(default=0, bounds=(0, None))
+
+    def __init__(self, form: Form, **params: Any) -> None:
+        super().__init__(**params)
+        self.form = form
+        if not self.characters:
+            self.characters = [form.to_dict()]
+        self.form.param.watch(self._store_current, _inputs(self.form))
+
+    def _store_current(self, *events: Any) -> None:
+        if any(e.name != "errors" for e in events):
+            chars = list(self.characters)
+            if self.current < len(chars):
+                chars[self.current] = self.form.to_dict()
+                self.characters = chars
+
+    def names(self) -> list[str]:
+        return [str(c.get("name") or "") for c in self.characters]
+
+    def select(self, index: int) -> None:
+        if not 0 <= index < len(self.characters):
+            return
+        self.current = index
+        fresh = type(self.form)()
+        self.form.load({**fresh.to_dict(), **self.characters[index]})
+
+    def add(self) -> None:
+        fresh = type(self.form)().to_dict()
+        self.characters = [*self.characters, fresh]
+        self.select(len(self.characters) - 1)
+
+    def remove(self) -> None:
+        chars = list(self.characters)
+        if len(chars) <= 1:
+            chars = [type(self.form)().to_dict()]
+        else:
+            del chars[self.current]
+        self.characters = chars
+        self.current = min(self.current, len(chars) - 1)
+        self.select(self.current)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"current": self.current, "characters": list(self.characters)}
+
+    def load(self, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("characters"), list):
+            return
+        chars = [c for c in data["characters"] if isinstance(c, dict)][:MAX_ROWS]
+        if not chars:
+            return
+        self.characters = chars
+        current = data.get("current", 0)
+        self.select(current if isinstance(current, int) and 0 <= current < len(chars) else 0)
+
+    def import_characters(self, chars: list[dict[str, Any]]) -> int:
+        """Append imported characters; returns how many were added."""
+        good = [c for c in chars if isinstance(c, dict)][: MAX_ROWS - len(self.characters)]
+        if good:
+            self.characters = [*self.characters, *good]
+            self.select(len(self.characters) - 1)
+        return len(good)
+
+
+class AppState(param.Parameterized):
+    """The whole app: the system on screen, one desk and roster per system, the log."""
+
+    system = param.Selector(default="one-ring", objects=list(SYSTEMS))
+    storage_error = param.String(default="", doc="Why stored characters could not be read (kept aside)")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.rolls = RollService()
+        self.one_ring = OneRingDesk()
+        self.gurps_roster = Roster(GurpsCharacter())
+        gurps_form = self.gurps_roster.form
+        self.gurps = GurpsDesk(roster=self.gurps_roster, character=gurps_form)
+        self.gurps_roster.param.watch(lambda e: self.gurps._refresh(), "characters")
+        self.fate = FateDesk()
+        self.rosters = {
+            "one-ring": Roster(self.one_ring.character),
+            "gurps": self.gurps_roster,
+            "fate": Roster(self.fate.character),
+        }
+        self.desks = {"one-ring": self.one_ring, "gurps": self.gurps, "fate": self.fate}
+
+    @property
+    def desk(self) -> Form:
+        return self.desks[self.system]
+
+    # -- rolling -------------------------------------------------------------------------------
+    def roll(self, system: str | None = None, seed: int | None = None) -> LogEntry:
+        """Roll the current check of ``system`` (default: the one on screen)."""
+        desk = self.desks[system or self.system]
+        check = desk.build_check()
+        if desk is self.one_ring:
+            ability = desk.ability
+        elif desk is self.gurps:
+            ability = (desk.character.skills[desk.skill_index].get("name") or "") if desk.character.skills else ""
+        else:
+            ability = "skill"
+        if desk is self.gurps:
+                gurps.odds(check)  # refuses a roll below 3 that is not a defence
+        entry = self.rolls.roll(
+            check,
+            character=desk.character.name_text,
+            ability=ability,
+            seed=seed,
+            secret=bool(getattr(desk, "secret", False)),
+        )
+        desk.after_roll(entry)
+        return entry
+
+    def roll_contest(self, seed: int | None = None) -> LogEntry:
+        desk = self.gurps
+        contest, _ = desk.contest_checks()
+        skill = desk.character.skills[desk.skill_index].get("name", "") if desk.character.skills else ""
+        entry = self.rolls.contest(
+            contest, character=desk.character.name_text, ability=skill, opponent=desk.opponent, seed=seed
+        )
+        desk.last_contest = entry
+        return entry
+
+    # -- storage -------------------------------------------------------------------------------
+    def characters_json(self) -> str:
+        return json.dumps(
+            {
+                "format": "kostka-characters",
+                "version": FORMAT_VERSION,
+                "systems": {name: roster.to_dict() for name, roster in self.rosters.items()},
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    def load_characters(self, text: str, *, merge: bool = False) -> int:
+        """Load stored or imported characters; raises InputError(code="format") if unreadable."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError):
+            raise InputError("characters", "format", "not JSON") from None
+        if not isinstance(data, dict) or data.get("format") != "kostka-characters" or not isinstance(data.get("systems"), dict):
+            raise InputError("characters", "format", "not a Kostka characters file")
+        count = 0
+        for name, roster in self.rosters.items():
+            part = data["systems"].get(name)
+            if not isinstance(part, dict):
+                continue
+            if merge:
+                count += roster.import_characters(part.get("characters") or [])
+            else:
+                roster.load(part)
+                count += len(roster.characters)
+        return count
+
+    # -- URL -----------------------------------------------------------------------------------
+    def url_state(self) -> dict[str, str]:
+        """Everything on screen as query parameters (strings)."""
+        desk = self.desk
+        query: dict[str, str] = {"sys": self.system}
+        char = desk.character.to_dict()
+        for key, value in char.items():
+            if key == "skills":
+                query["skills"] = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            elif isinstance(value, bool):
+                if value:
+                    query[key] = "1"
+            else:
+                query[key] = str(value)
+        if self.system == "one-ring":
+            favs = [k for k in query if k.startswith("fav_")]
+            if favs:
+                query["fav"] = ",".join(k[4:] for k in favs)
+            for k in favs:
+                del query[k]
+        query.update({f"r_{k}": v for k, v in desk.url_state().items() if v != ""})
+        return query
+
+    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> None:
+        """Restore the screen from query parameters (lenient: bad values stay as text to correct).
+
+        With ``keep_stored`` (stored characters are already loaded), a character
+        from the link whose name differs from the one on the form is added as a
+        new character instead of replacing the stored one.
+        """
+        system = query.get("sys")
+        if system in SYSTEMS:
+            self.system = system
+        desk = self.desk
+        data: dict[str, Any] = {}
+        for key, value in query.items():
+            if key in ("sys", "lang", "theme") or key.startswith("r_"):
+                continue
+            if key == "skills":
+                if isinstance(value, str):
+                    try:
+                        value = json.loads(value)
+                    except ValueError:
+                        continue
+                data["skills"] = value if isinstance(value, list) else []
+            elif key == "fav":
+                for skill in str(value).split(","):
+                    data[f"fav_{skill}"] = True
+            else:
+                data[key] = value
+        if data:
+            roster = self.rosters[self.system]
+            name = _text(data.get("name"))[:MAX_NAME]
+            fresh = type(desk.character)().to_dict()
+            if keep_stored and name != desk.character.name_text and desk.character.to_dict() != fresh:
+                roster.add()
+            if self.system == "one-ring":
+                for skill in OR_SKILLS:
+                    data.setdefault(f"fav_{skill}", False)
+                for flag in ("weary", "miserable", "inspired"):
+                    data.setdefault(flag, False)
+            desk.character.load(data)
+        roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
+        _apply_desk_url(desk, roll_inputs)
+
+
+def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
+    updates: dict[str, Any] = {}
+    if isinstance(desk, OneRingDesk):
+        if values.get("ability") in OR_ABILITIES:
+            updates["ability"] = values["ability"]
+        if values.get("feat_mode") in OneRingDesk.FEAT_MODES:
+            updates["feat_mode"] = values["feat_mode"]
+        for key in ("bonus_dice", "hope_spend", "tn_override"):
+            if key in values:
+                updates[key] = _text(values[key])
+    elif isinstance(desk, GurpsDesk):
+        skill = values.get("skill")
+        if isinstance(skill, (int, str)) and str(skill).isdigit() and int(skill) < max(1, len(desk.character.skills)):
+            updates["skill_index"] = int(skill)
+        mods = values.get("mods")
+        if isinstance(mods, str):
+            try:
+                mods = json.loads(mods)
+            except ValueError:
+                mods = None
+        if isinstance(mods, list):
+            updates["modifiers"] = [
+                {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value"))}
+                for m in mods[:MAX_ROWS]
+                if isinstance(m, dict)
+            ]
+        for key in ("defence", "secret"):
+            if key in values:
+                updates[key] = _flag(values[key])
+        if "hsr" in values:
+            updates["high_skill_rule"] = _flag(values["hsr"])
+        if values.get("contest") in ("quick", "regular"):
+            updates["contest"] = values["contest"]
+        if "opponent" in values:
+            updates["opponent"] = _text(values["opponent"], "number")
+        if "opp" in values:
+            updates["opponent_level"] = _text(values["opp"])
+        if "tries" in values:
+            updates["tries"] = _text(values["tries"])
+    elif isinstance(desk, FateDesk):
+        if "difficulty" in values:
+            updates["difficulty"] = _text(values["difficulty"])
+        if "spend" in values:
+            updates["favour_spend"] = _text(values["spend"])
+    desk.param.update(**updates)

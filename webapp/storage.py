@@ -1,0 +1,104 @@
+"""Browser-side helpers: local storage and the page theme.
+
+:class:`BrowserStore` is a tiny Panel ``JSComponent`` whose inline ES module
+(no imports, so nothing is fetched from a CDN) reads the ``kostka.*`` keys of
+``window.localStorage`` when it is first drawn and writes them back whenever
+Python changes ``values``. It runs on the page's main thread, so it works the
+same under ``panel serve`` and in the Pyodide worker build. It also applies the
+light/dark palette to the document, because custom properties set on
+``<html>`` reach every Panel component's shadow root.
+"""
+
+from __future__ import annotations
+
+import param
+from panel.custom import JSComponent
+
+__all__ = ["DARK", "LIGHT", "BrowserStore"]
+
+#: The two palettes, as CSS custom properties set on <html>.
+LIGHT = {
+    "--k-bg": "#ffffff",
+    "--k-fg": "#14171a",
+    "--k-muted": "#4a5560",
+    "--k-surface": "#f2f4f6",
+    "--k-input-bg": "#ffffff",
+    "--k-border": "#6b7781",
+    "--k-accent": "#0b5cad",
+    "--k-on-accent": "#ffffff",
+    "--k-good": "#1b7a3a",
+    "--k-bad": "#b3261e",
+    "--k-warn": "#8a5a00",
+    "--k-die": "#fdfcf7",
+    "--k-die-stroke": "#14171a",
+}
+DARK = {
+    "--k-bg": "#121416",
+    "--k-fg": "#e9ecef",
+    "--k-muted": "#aab4bd",
+    "--k-surface": "#1d2125",
+    "--k-input-bg": "#1a1d20",
+    "--k-border": "#8994a0",
+    "--k-accent": "#6cb2ff",
+    "--k-on-accent": "#0b1320",
+    "--k-good": "#6fd48c",
+    "--k-bad": "#ff8a80",
+    "--k-warn": "#f3c46b",
+    "--k-die": "#23272b",
+    "--k-die-stroke": "#e9ecef",
+}
+
+
+class BrowserStore(JSComponent):
+    """Two-way bridge to ``localStorage`` for the keys in ``keys``.
+
+    ``values`` maps each key to its stored text ('' when absent); ``loaded``
+    turns True once the browser has reported what it holds. ``theme`` is applied
+    to the page (``"light"`` or ``"dark"``).
+    """
+
+    keys = param.List(default=[], doc="localStorage keys to mirror")
+    values = param.Dict(default={}, doc="key -> stored text")
+    loaded = param.Boolean(default=False)
+    theme = param.Selector(default="light", objects=["light", "dark"])
+    palettes = param.Dict(default={"light": LIGHT, "dark": DARK})
+
+    _esm = """
+function applyTheme(model) {
+  const palette = model.palettes[model.theme] || {};
+  const root = document.documentElement;
+  for (const [name, value] of Object.entries(palette)) root.style.setProperty(name, value);
+  root.dataset.theme = model.theme;
+  document.body && (document.body.style.background = palette["--k-bg"] || "");
+  document.body && (document.body.style.color = palette["--k-fg"] || "");
+}
+
+function readAll(model) {
+  const out = {};
+  for (const key of model.keys) {
+    let text = null;
+    try { text = window.localStorage.getItem(key); } catch (e) { text = null; }
+    out[key] = text === null ? "" : text;
+  }
+  return out;
+}
+
+export function render({ model, el }) {
+  el.style.display = "none";
+  applyTheme(model);
+  model.values = readAll(model);
+  model.loaded = true;
+  let last = Object.assign({}, model.values);
+  model.on("values", () => {
+    for (const [key, text] of Object.entries(model.values)) {
+      if (last[key] === text) continue;
+      try {
+        if (text === "") window.localStorage.removeItem(key);
+        else window.localStorage.setItem(key, text);
+      } catch (e) { /* storage full or disabled: keep going */ }
+    }
+    last = Object.assign({}, model.values);
+  });
+  model.on("theme", () => applyTheme(model));
+}
+"""

@@ -1,0 +1,168 @@
+"""Pieces every screen uses: translated labels, validated text fields, touch-sized widgets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import panel as pn
+import param
+
+from ..dice import DICE_CSS
+from ..i18n import Translator, error_text
+
+__all__ = ["APP_CSS", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
+
+#: Applied inside every component (Panel adds ``raw_css`` to each shadow root):
+#: touch-sized controls, readable type, and colours from the page palette.
+APP_CSS = (
+    """
+:host { color: var(--k-fg, #14171a); font-size: 16px; }
+.bk-input, select.bk-input, input.bk-input {
+  min-height: 44px; font-size: 16px; background-color: var(--k-input-bg, #fff);
+  color: var(--k-fg, #14171a); border-color: var(--k-border, #6b7781);
+}
+.bk-btn { min-height: 44px; font-size: 16px; }
+.bk-btn-default { background-color: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a);
+  border-color: var(--k-border, #6b7781); }
+.bk-btn-default.bk-active { background-color: var(--k-accent, #0b5cad); color: var(--k-on-accent, #fff); }
+.bk-btn-primary { background-color: var(--k-accent, #0b5cad); border-color: var(--k-accent, #0b5cad);
+  color: var(--k-on-accent, #fff); }
+label { color: var(--k-fg, #14171a); }
+.bk-input-group label, .bk-input-group > label { font-size: 15px; }
+input[type="checkbox"] { width: 24px; height: 24px; margin: 10px 8px 10px 0; }
+.bk-checkbox, .bk-input-group:has(input[type=checkbox]) { min-height: 44px; display: flex; align-items: center; }
+.field-error { color: var(--k-bad, #b3261e); font-size: 14px; font-weight: 600; min-height: 0; }
+.muted { color: var(--k-muted, #4a5560); }
+.readout { font-size: 17px; }
+.readout b { font-size: 19px; }
+.outcome { font-size: 22px; font-weight: 700; }
+.outcome.good { color: var(--k-good, #1b7a3a); }
+.outcome.bad { color: var(--k-bad, #b3261e); }
+.card-title { font-size: 18px; font-weight: 700; margin: 4px 0; }
+table.log { border-collapse: collapse; width: 100%; font-size: 15px; }
+table.log th, table.log td { border-bottom: 1px solid var(--k-border, #6b7781); padding: 6px 4px; text-align: left; vertical-align: top; }
+.note { font-size: 14px; color: var(--k-muted, #4a5560); }
+"""
+    + DICE_CSS
+)
+
+
+class Binder:
+    """Keeps translated texts on widgets up to date with the session's language."""
+
+    def __init__(self, tr: Translator) -> None:
+        self.tr = tr
+        self._updates: list[Callable[[], None]] = []
+        tr.param.watch(self._refresh, "lang")
+
+    def _refresh(self, *_: Any) -> None:
+        for update in self._updates:
+            update()
+
+    def on_lang(self, update: Callable[[], None]) -> None:
+        """Run ``update`` now and after every language change."""
+        self._updates.append(update)
+        update()
+
+    def text(self, obj: Any, attr: str, msgid: str, **fmt: Any) -> Any:
+        """Set ``obj.attr`` to the translation of ``msgid`` (now and on every switch)."""
+        self.on_lang(lambda: setattr(obj, attr, self.tr(msgid, **fmt)))
+        return obj
+
+    def options(self, widget: Any, labels: dict[str, str]) -> Any:
+        """Give a Select/RadioButtonGroup translated option labels for fixed values."""
+
+        def update() -> None:
+            value = widget.value
+            widget.options = {self.tr(msg): key for key, msg in labels.items()}
+            if isinstance(value, list):
+                widget.value = [v for v in value if v in labels]
+            elif value in labels:
+                widget.value = value
+
+        self.on_lang(update)
+        return widget
+
+
+def button(label: str = "", kind: str = "default", **kw: Any) -> pn.widgets.Button:
+    kw.setdefault("min_width", 44)
+    kw.setdefault("height", 48)
+    return pn.widgets.Button(name=label, button_type=kind, **kw)
+
+
+def checkbox(label: str = "", **kw: Any) -> pn.widgets.Checkbox:
+    kw.setdefault("height", 44)
+    return pn.widgets.Checkbox(name=label, **kw)
+
+
+def select(**kw: Any) -> pn.widgets.Select:
+    kw.setdefault("height", 66)
+    return pn.widgets.Select(**kw)
+
+
+def html_pane(text: str = "", **kw: Any) -> pn.pane.HTML:
+    if "width" not in kw:
+        kw.setdefault("sizing_mode", "stretch_width")
+    kw.setdefault("margin", (2, 5))
+    return pn.pane.HTML(text, **kw)
+
+
+class TextField(pn.viewable.Viewer):
+    """A text input bound to a ``param.String`` of ``model`` with its error shown beneath.
+
+    The raw text stays in the model whatever it is; ``model.errors[key]``
+    (an :class:`engine.InputError`) is shown translated, next to the field.
+    """
+
+    def __init__(
+        self,
+        binder: Binder,
+        model: param.Parameterized,
+        pname: str,
+        label: str,
+        *,
+        errors_of: param.Parameterized | None = None,
+        error_key: str | None = None,
+        width: int = 120,
+        placeholder: str = "",
+        **label_fmt: Any,
+    ) -> None:
+        super().__init__()
+        self.binder = binder
+        self.model = model
+        self.pname = pname
+        self.errors_of = errors_of or model
+        self.error_key = error_key or pname
+        self.input = pn.widgets.TextInput(value=getattr(model, pname), width=width, height=70, margin=(2, 5))
+        binder.text(self.input, "name", label, **label_fmt)
+        if placeholder:
+            binder.text(self.input, "placeholder", placeholder)
+        self.error = html_pane("", width=width, margin=(0, 5), css_classes=["field-error"])
+        self.input.param.watch(self._typed, "value_input")
+        self.input.param.watch(self._typed, "value")
+        model.param.watch(self._model_changed, pname)
+        self.errors_of.param.watch(self._show_error, "errors")
+        binder.on_lang(self._show_error)
+        self._layout = pn.Column(self.input, self.error, margin=0, width=width + 10)
+
+    def _typed(self, event: Any) -> None:
+        if event.new is not None and getattr(self.model, self.pname) != event.new:
+            setattr(self.model, self.pname, event.new)
+
+    def _model_changed(self, event: Any) -> None:
+        if self.input.value != event.new:
+            self.input.value = event.new
+
+    def _show_error(self, *_: Any) -> None:
+        error = self.errors_of.errors.get(self.error_key)
+        text = error_text(self.binder.tr, error) if error is not None else ""
+        self.error.object = f'<span class="field-error" role="alert">{escape(text)}</span>' if text else ""
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
+
+
+def percent(p: Any) -> str:
+    return f"{float(p):.1%}"

@@ -1,0 +1,129 @@
+"""Fate & Doom screen: hero, 2d6 skill check with difficulty and favour, odds per favour spend."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import panel as pn
+
+from engine import InputError
+
+from ..charts import ProbabilityByValueChart
+from ..dice import d6_pips, dice_row
+from ..i18n import N_, error_text
+from ..models import AppState, FateDesk
+from .common import Binder, TextField, button, html_pane, percent
+
+__all__ = ["FateView", "describe_fate_roll"]
+
+
+def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
+    outcome = tr(N_("Success")) if roll.success else tr(N_("Failure"))
+    detail = tr(
+        N_("2d6 = {dice}, difficulty {difficulty:+d}, favour spent {spent}: result {result} against skill {skill}."),
+        dice=sum(roll.dice), difficulty=roll.check.difficulty, spent=roll.favour_spent, result=roll.result, skill=roll.skill,
+    )
+    if roll.success:
+        detail += " " + tr(N_("Margin {m}."), m=roll.margin)
+    else:
+        detail += " " + tr(N_("Missed by {m}."), m=-roll.margin)
+    return outcome, detail
+
+
+class FateView(pn.viewable.Viewer):
+    def __init__(self, app: AppState, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.desk: FateDesk = app.fate
+        self.char = self.desk.character
+        self.binder = binder
+        self.tr = tr = binder.tr
+
+        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
+        binder.text(name, "name", N_("Name"))
+        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
+        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        sheet = pn.Column(
+            name,
+            TextField(binder, self.char, "skill", N_("Skill"), width=100),
+            pn.Row(TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
+                   TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110)),
+            pn.Row(TextField(binder, self.char, "life", N_("Life"), width=110),
+                   TextField(binder, self.char, "life_max", N_("Life (max)"), width=110)),
+            width=330, margin=(5, 10),
+        )
+        self.roll_button = button("", kind="primary", width=180, height=56)
+        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button.on_click(lambda e: self.roll())
+        self.roll_error = html_pane("")
+        note = html_pane("")
+        binder.on_lang(lambda: setattr(note, "object", '<div class="note">' + escape(tr(N_(
+            "Roll 2d6, add the difficulty, subtract the favour spent; a result equal to or below the skill succeeds "
+            "(a reading: the source is ambiguous about ties). Favour is declared before the roll and deducted."))) + "</div>"))
+        roll_panel = pn.Column(
+            TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
+            TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
+            self.roll_button, self.roll_error, note, width=360, margin=(5, 10),
+        )
+        self.odds_readout = html_pane("")
+        self.chart = ProbabilityByValueChart(list(range(0, 4)))
+        binder.on_lang(lambda: self.chart.set_labels(tr(N_("Favour spent")), tr(N_("Chance of success"))))
+        self.result = html_pane("")
+
+        self.desk.param.watch(self._show_odds, ["check", "odds", "by_favour", "errors"])
+        self.desk.param.watch(self._show_result, "last")
+        binder.on_lang(self._show_odds)
+        binder.on_lang(self._show_result)
+        self._layout = pn.Column(
+            pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
+            self.odds_readout,
+            pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
+            self.result,
+            sizing_mode="stretch_width",
+        )
+
+    def _show_odds(self, *_: Any) -> None:
+        tr = self.tr
+        odds, check = self.desk.odds, self.desk.check
+        if odds is None or check is None:
+            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            self.chart.update({}, None)
+            return
+        self.odds_readout.object = (
+            f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
+            f'<b data-testid="p-success">{percent(odds.p_success)}</b></div>'
+        )
+        self.chart.update(self.desk.by_favour, check.favour_spent)
+
+    def roll(self) -> None:
+        try:
+            self.app.roll("fate")
+            self.roll_error.object = ""
+        except InputError as error:
+            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+
+    def _show_result(self, *_: Any) -> None:
+        tr = self.tr
+        entry = self.desk.last
+        if entry is None:
+            self.result.object = ""
+            self.chart.mark(None)
+            return
+        roll = entry.roll
+        outcome, detail = describe_fate_roll(tr, roll)
+        who = entry.character or tr(N_("Unnamed hero"))
+        dice = dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in roll.dice], "2d6")
+        left = ""
+        if roll.favour_left is not None:
+            left = f'<div class="readout">{escape(tr(N_("Favour left: {n}"), n=roll.favour_left))}</div>'
+        good = "good" if roll.success else "bad"
+        self.result.object = (
+            f'<div data-testid="roll-result"><div class="muted">{escape(who)}</div>{dice}'
+            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
+            f'<div class="readout">{escape(detail)}</div>{left}</div>'
+        )
+        self.chart.mark(roll.favour_spent)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout

@@ -1,0 +1,398 @@
+"""GURPS screen: sheet with a skill list, modifiers adding up live, 3d6 rolls, secret rolls, contests."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import panel as pn
+
+from engine import InputError
+
+from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
+from ..dice import d6_pips, dice_row
+from ..i18n import N_, error_text
+from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
+from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+
+__all__ = ["GurpsView", "describe_gurps_roll"]
+
+CONTEST_LABELS = {"quick": N_("Quick contest"), "regular": N_("Regular contest")}
+
+
+def describe_gurps_roll(tr: Any, roll: Any) -> tuple[str, str]:
+    outcome = tr(GURPS_OUTCOMES[str(roll.outcome)])
+    if roll.margin >= 0:
+        detail = tr(N_("Rolled {total} against effective skill {skill}: margin of success {m}."),
+                    total=roll.total, skill=roll.effective_skill, m=roll.margin)
+    else:
+        detail = tr(N_("Rolled {total} against effective skill {skill}: margin of failure {m}."),
+                    total=roll.total, skill=roll.effective_skill, m=-roll.margin)
+    return outcome, detail
+
+
+def _dice(tr: Any, faces: Any, caption: str) -> str:
+    return dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in faces], caption)
+
+
+class _ListRows(pn.viewable.Viewer):
+    """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``."""
+
+    def __init__(self, view: GurpsView, owner: Any, pname: str, value_key: str, name_label: str, value_label: str,
+                 error_prefix: str, add_label: str, roll_buttons: bool = False) -> None:
+        super().__init__()
+        self.view, self.owner, self.pname, self.value_key = view, owner, pname, value_key
+        self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
+        self.roll_buttons = roll_buttons
+        self.rows: list[tuple[Any, Any, Any]] = []
+        self.column = pn.Column(margin=0, sizing_mode="stretch_width")
+        self.add = button("", width=200)
+        view.binder.text(self.add, "name", add_label)
+        self.add.on_click(self._add)
+        owner.param.watch(self._sync, pname)
+        view.desk.param.watch(self._errors, "errors")
+        view.binder.on_lang(self._relabel)
+        self._rebuild()
+
+    @property
+    def items(self) -> list[dict[str, str]]:
+        return getattr(self.owner, self.pname)
+
+    def _add(self, _: Any) -> None:
+        if len(self.items) < MAX_ROWS:
+            setattr(self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}])
+
+    def _set(self, index: int, key: str, value: str) -> None:
+        items = [dict(r) for r in self.items]
+        if index < len(items) and items[index].get(key) != value:
+            items[index][key] = value
+            setattr(self.owner, self.pname, items)
+
+    def _remove(self, index: int) -> None:
+        items = [dict(r) for r in self.items]
+        if index < len(items):
+            del items[index]
+            setattr(self.owner, self.pname, items)
+
+    def _rebuild(self) -> None:
+        tr = self.view.tr
+        rows = []
+        self.rows = []
+        for i, item in enumerate(self.items):
+            name = pn.widgets.TextInput(value=item.get("name", ""), width=200, height=70, max_length=60, margin=(2, 5))
+            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=90, height=70, margin=(2, 5))
+            name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
+            value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
+            error = html_pane("", width=200, margin=(0, 5))
+            remove = button("✕", width=48, margin=(22, 4, 0, 4))
+            remove.on_click(lambda e, i=i: self._remove(i))
+            parts: list[Any] = [name, value]
+            if self.roll_buttons:
+                roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+                roll.on_click(lambda e, i=i: self.view.roll_skill(i))
+                parts.append(roll)
+            parts.append(remove)
+            self.rows.append((name, value, error))
+            rows.append(pn.Column(pn.Row(*parts, margin=0), error, margin=0))
+        self.column.objects = rows
+        self._relabel()
+        self._errors()
+
+    def _relabel(self) -> None:
+        tr = self.view.tr
+        for i, (name, value, _) in enumerate(self.rows):
+            name.name = tr(self.name_label, n=i + 1)
+            value.name = tr(self.value_label, n=i + 1)
+        self._errors()
+
+    def _sync(self, *_: Any) -> None:
+        if len(self.rows) != len(self.items):
+            self._rebuild()
+            return
+        for (name, value, _), item in zip(self.rows, self.items):
+            if name.value != item.get("name", ""):
+                name.value = item.get("name", "")
+            if value.value != item.get(self.value_key, ""):
+                value.value = item.get(self.value_key, "")
+
+    def _errors(self, *_: Any) -> None:
+        errors = self.view.desk.errors
+        for i, (_, _, pane) in enumerate(self.rows):
+            error = errors.get(f"{self.error_prefix}{i}")
+            pane.object = (
+                f'<span class="field-error" role="alert">{escape(error_text(self.view.tr, error))}</span>' if error else ""
+            )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(self.column, self.add, margin=0, sizing_mode="stretch_width")
+
+
+class GurpsView(pn.viewable.Viewer):
+    def __init__(self, app: AppState, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.desk: GurpsDesk = app.gurps
+        self.char = self.desk.character
+        self.binder = binder
+        self.tr = tr = binder.tr
+
+        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
+        binder.text(name, "name", N_("Name"))
+        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
+        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        attrs = pn.Row(*[TextField(binder, self.char, a, GURPS_LABELS[a], width=80) for a in GURPS_ATTRIBUTES])
+
+        skills_title = html_pane("")
+        binder.on_lang(lambda: setattr(skills_title, "object", f'<div class="card-title">{escape(tr(N_("Skills")))}</div>'))
+        self.skill_rows = _ListRows(self, self.char, "skills", "level", N_("Skill {n}"), N_("Level"), "skill_",
+                                    N_("Add a skill"), roll_buttons=True)
+        sheet = pn.Column(name, attrs, skills_title, self.skill_rows, width=440, margin=(5, 10))
+
+        # -- the roll ------------------------------------------------------------------------
+        self.skill = select(width=260)
+        binder.text(self.skill, "name", N_("Skill to roll"))
+        self.char.param.watch(self._skill_options, "skills")
+        binder.on_lang(self._skill_options)
+        self.skill.param.watch(self._skill_chosen, "value")
+        self.desk.param.watch(lambda e: self._skill_options(), "skill_index")
+
+        mods_title = html_pane("")
+        binder.on_lang(lambda: setattr(mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'))
+        self.mod_rows = _ListRows(self, self.desk, "modifiers", "value", N_("Modifier {n}"), N_("Value"), "modifier_",
+                                  N_("Add a modifier"))
+        self.defence = checkbox(value=self.desk.defence)
+        binder.text(self.defence, "name", N_("Defence roll"))
+        self.defence.link(self.desk, value="defence", bidirectional=True)
+        self.secret = checkbox(value=self.desk.secret)
+        binder.text(self.secret, "name", N_("Secret GM roll"))
+        self.secret.link(self.desk, value="secret", bidirectional=True)
+        tries = TextField(binder, self.desk, "tries", N_("Tries"), width=90)
+        self.effective = html_pane("", css_classes=["readout"])
+        self.roll_button = button("", kind="primary", width=180, height=56)
+        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button.on_click(lambda e: self.roll())
+        self.roll_error = html_pane("")
+        roll_panel = pn.Column(
+            self.skill, mods_title, self.mod_rows, pn.Row(self.defence, self.secret), tries,
+            self.effective, self.roll_button, self.roll_error, width=460, margin=(5, 10),
+        )
+
+        self.odds_readout = html_pane("")
+        self.chart = GurpsDistributionChart()
+        binder.on_lang(lambda: self.chart.set_labels(tr(N_("3d6 total")), tr(N_("Chance"))))
+        self.legend = html_pane("")
+        self.result = html_pane("")
+        self.reveal = button("", width=200, visible=False)
+        binder.text(self.reveal, "name", N_("Reveal"))
+        self.reveal.on_click(self._reveal)
+
+        # -- contest ---------------------------------------------------------------------------
+        contest_title = html_pane("")
+        binder.on_lang(lambda: setattr(contest_title, "object", f'<div class="card-title">{escape(tr(N_("Contest")))}</div>'))
+        self.contest_kind = pn.widgets.RadioButtonGroup(value=self.desk.contest, height=48)
+        binder.options(self.contest_kind, CONTEST_LABELS)
+        self.contest_kind.link(self.desk, value="contest", bidirectional=True)
+        self.opponent = select(width=300)
+        binder.text(self.opponent, "name", N_("Opponent"))
+        app.gurps_roster.param.watch(lambda e: self._opponent_options(), "characters")
+        binder.on_lang(self._opponent_options)
+        self.opponent.param.watch(lambda e: setattr(self.desk, "opponent", e.new) if e.new else None, "value")
+        self.desk.param.watch(lambda e: self._opponent_options(), "opponent")
+        opp_level = TextField(binder, self.desk, "opponent_level", N_("Opponent's effective skill"), width=200)
+        hsr = checkbox(value=self.desk.high_skill_rule)
+        binder.text(hsr, "name", N_("High-skill rule (lower both to 14)"))
+        hsr.link(self.desk, value="high_skill_rule", bidirectional=True)
+        self.contest_readout = html_pane("")
+        self.contest_chart = BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200)
+        self.contest_button = button("", kind="primary", width=220, height=56)
+        binder.text(self.contest_button, "name", N_("Roll the contest"))
+        self.contest_button.on_click(lambda e: self.roll_contest())
+        self.contest_result = html_pane("")
+        contest = pn.Column(
+            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), hsr, self.contest_readout,
+            pn.pane.Bokeh(self.contest_chart.figure, sizing_mode="stretch_width", height=210),
+            self.contest_button, self.contest_result, sizing_mode="stretch_width",
+        )
+
+        self.desk.param.watch(self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"])
+        self.desk.param.watch(self._show_result, "last")
+        self.desk.param.watch(self._show_contest, "last_contest")
+        self.app.rolls.log.param.watch(lambda e: self._show_result(), "entries")
+        binder.on_lang(self._show_odds)
+        binder.on_lang(self._show_result)
+        binder.on_lang(self._show_contest)
+
+        self._layout = pn.Column(
+            pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
+            self.odds_readout,
+            pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
+            self.legend,
+            self.result,
+            self.reveal,
+            pn.layout.Divider(),
+            contest,
+            sizing_mode="stretch_width",
+        )
+
+    # -- options ---------------------------------------------------------------------------
+    def _skill_label(self, index: int, item: dict[str, str]) -> str:
+        name = item.get("name") or self.tr(N_("Skill {n}"), n=index + 1)
+        return f"{name} ({item.get('level', '')})"
+
+    def _skill_options(self, *_: Any) -> None:
+        options = {self._skill_label(i, s): i for i, s in enumerate(self.char.skills)}
+        index = self.desk.skill_index if self.desk.skill_index < len(self.char.skills) else 0
+        self.skill.options = options
+        if options:
+            self.skill.value = index
+
+    def _skill_chosen(self, event: Any) -> None:
+        if isinstance(event.new, int) and event.new != self.desk.skill_index:
+            self.desk.skill_index = event.new
+
+    def _opponent_options(self, *_: Any) -> None:
+        options = {self.tr(N_("A number")): "number"}
+        for ci, char in enumerate(self.app.gurps_roster.characters):
+            who = char.get("name") or self.tr(N_("Character {n}"), n=ci + 1)
+            for si, skill in enumerate(char.get("skills") or []):
+                label = f"{who}: {self._skill_label(si, skill)}"
+                options[label] = f"{ci}:{si}"
+        self.opponent.options = options
+        self.opponent.value = self.desk.opponent if self.desk.opponent in options.values() else "number"
+
+    # -- odds --------------------------------------------------------------------------------
+    def _show_odds(self, *_: Any) -> None:
+        tr = self.tr
+        desk = self.desk
+        if desk.effective is not None:
+            total = sum(int(m.get("value") or 0) for m in desk.modifiers if str(m.get("value", "")).lstrip("+-").isdigit())
+            self.effective.object = (
+                f'<div class="readout">{escape(tr(N_("Effective skill")))}: <b data-testid="effective-skill">{desk.effective}</b>'
+                f' <span class="muted">({escape(tr(N_("modifiers {total:+d}"), total=total))})</span></div>'
+            )
+        else:
+            self.effective.object = ""
+        odds = desk.odds
+        if odds is None:
+            msg = error_text(tr, desk.check_error) if desk.check_error is not None else tr(N_("Correct the marked fields to see the odds."))
+            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(msg)}</div>'
+            self.chart.update(None)
+        else:
+            extra = ""
+            if desk.p_any is not None and self.desk.tries.strip() not in ("", "1"):
+                extra = f' · {escape(tr(N_("At least one success in {n} tries"), n=self.desk.tries.strip()))}: {percent(desk.p_any)}'
+            self.odds_readout.object = (
+                f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
+                f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Critical success")))}: '
+                f'{percent(odds.p_critical_success)} · {escape(tr(N_("Critical failure")))}: {percent(odds.p_critical_failure)}{extra}</div>'
+            )
+            last = desk.last
+            rolled = last.roll.total if last is not None and not last.hidden and last.roll.check == desk.check else None
+            self.chart.update(odds.by_roll, rolled)
+        self.legend.object = '<div class="note">' + " · ".join(
+            f'<span style="color:{c}">■</span> {escape(tr(GURPS_OUTCOMES[o]))}'
+            for o, c in (("critical_success", "#145a32"), ("success", GOOD), ("failure", BAD), ("critical_failure", "#7f1d1d"))
+        ) + "</div>"
+        self._show_contest_odds()
+
+    def _show_contest_odds(self) -> None:
+        tr = self.tr
+        odds = self.desk.contest_odds
+        self.contest_chart.set_labels(
+            {"a": tr(N_("You win")), "tie": tr(N_("Tie")), "b": tr(N_("Opponent wins"))}, tr(N_("Chance"))
+        )
+        if odds is None:
+            self.contest_chart.update(None)
+            self.contest_readout.object = f'<div class="readout muted">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            return
+        tie = getattr(odds, "p_tie", 0)
+        self.contest_chart.update({"a": odds.p_a_wins, "tie": tie, "b": odds.p_b_wins})
+        text = f'{escape(tr(N_("You win")))}: <b data-testid="p-contest">{percent(odds.p_a_wins)}</b> · {escape(tr(N_("Opponent wins")))}: {percent(odds.p_b_wins)}'
+        if hasattr(odds, "p_tie"):
+            text += f" · {escape(tr(N_('Tie')))}: {percent(odds.p_tie)}"
+        if hasattr(odds, "expected_rounds"):
+            text += f" · {escape(tr(N_('Expected rounds')))}: {float(odds.expected_rounds):.1f}"
+        self.contest_readout.object = f'<div class="readout">{text}</div>'
+
+    # -- rolls ---------------------------------------------------------------------------------
+    def roll_skill(self, index: int) -> None:
+        self.desk.skill_index = index
+        self.roll()
+
+    def roll(self) -> None:
+        try:
+            self.app.roll("gurps")
+            self.roll_error.object = ""
+        except InputError as error:
+            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+
+    def _reveal(self, _: Any) -> None:
+        if self.desk.last is not None:
+            self.app.rolls.log.reveal(self.desk.last.number)
+            self._show_result()
+
+    def _show_result(self, *_: Any) -> None:
+        tr = self.tr
+        entry = self.desk.last
+        if entry is None:
+            self.result.object = ""
+            self.reveal.visible = False
+            return
+        who = entry.character or tr(N_("Unnamed character"))
+        head = f'<div class="muted">{escape(who)} — {escape(entry.ability or tr(N_("Skill {n}"), n=self.desk.skill_index + 1))}</div>'
+        if entry.hidden:
+            self.result.object = (
+                f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
+                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div></div>'
+            )
+            self.reveal.visible = True
+            self.chart.update(self.desk.odds.by_roll if self.desk.odds else None, None)
+            return
+        self.reveal.visible = False
+        roll = entry.roll
+        outcome, detail = describe_gurps_roll(tr, roll)
+        good = "good" if roll.success else "bad"
+        self.result.object = (
+            f'<div data-testid="roll-result">{head}{_dice(tr, roll.dice, "3d6")}'
+            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
+            f'<div class="readout">{escape(detail)}</div></div>'
+        )
+        self._show_odds()
+
+    def roll_contest(self) -> None:
+        try:
+            self.app.roll_contest()
+            self.contest_result.object = ""
+        except InputError as error:
+            self.contest_result.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+
+    def _show_contest(self, *_: Any) -> None:
+        tr = self.tr
+        entry = self.desk.last_contest
+        if entry is None:
+            self.contest_result.object = ""
+            return
+        roll = entry.roll
+        if hasattr(roll, "dice_a"):
+            rounds = [(roll.dice_a, roll.dice_b)]
+        else:
+            rounds = list(roll.rounds)[-3:]
+        html = ""
+        for da, db in rounds:
+            html += _dice(tr, da, tr(N_("You"))) + _dice(tr, db, tr(N_("Opponent")))
+        if len(getattr(roll, "rounds", ())) > 1:
+            html += f'<div class="note">{escape(tr(N_("Decided in round {n} (last rounds shown).") , n=len(roll.rounds)))}</div>'
+        if roll.winner is None:
+            outcome = tr(N_("Nobody wins"))
+        elif roll.winner == "a":
+            outcome = tr(N_("You win"))
+        else:
+            outcome = tr(N_("Opponent wins"))
+        if hasattr(roll, "margin_of_victory") and roll.winner is not None:
+            outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
+        self.contest_result.object = (
+            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div></div>'
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout

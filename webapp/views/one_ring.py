@@ -1,0 +1,317 @@
+"""The One Ring screen: hero sheet, one-tap rolls, dice, icon picker, odds charts."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import panel as pn
+
+from engine import InputError, one_ring
+
+from ..charts import EXTRA, GOOD, GREAT, BAD, BarChart, ProbabilityByValueChart
+from ..dice import dice_row, feat_die, success_die
+from ..i18n import N_, error_text
+from ..models import (
+    OR_ABILITY_ATTRIBUTE,
+    OR_DEGREE_LABELS,
+    OR_LABELS,
+    OR_PROFICIENCIES,
+    OR_SKILLS,
+    OR_SPECIAL_LABELS,
+    AppState,
+    OneRingDesk,
+)
+from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+
+__all__ = ["OneRingView", "describe_one_ring_roll"]
+
+FEAT_MODE_LABELS = {
+    "auto": N_("As on the sheet"),
+    "normal": N_("Normal"),
+    "favoured": N_("Favoured"),
+    "ill_favoured": N_("Ill-favoured"),
+}
+DEGREES = ["failure", "success", "great", "extraordinary"]
+
+
+def feat_label(tr: Any, face: int) -> str:
+    if face == one_ring.EYE:
+        return tr(N_("Eye of Sauron"))
+    if face == one_ring.GANDALF:
+        return tr(N_("Gandalf rune"))
+    return tr(N_("Feat die {face}"), face=face)
+
+
+def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
+    """(outcome in words, detail line) for a roll record, in ``tr``'s language."""
+    outcome = tr(OR_DEGREE_LABELS[str(roll.degree)])
+    if roll.automatic == "gandalf":
+        detail = tr(N_("Gandalf rune: an automatic success (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+    elif roll.automatic == "eye":
+        detail = tr(N_("Eye of Sauron while Miserable: an automatic failure (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+    else:
+        detail = tr(N_("Total {total} against TN {tn}."), total=roll.total, tn=roll.tn)
+    if roll.icons:
+        detail += " " + tr(N_("Success icons: {n}."), n=roll.icons)
+    return outcome, detail
+
+
+def one_ring_dice_html(tr: Any, roll: Any) -> str:
+    two = len(roll.feat_dice) > 1
+    feats = [
+        feat_die(face, label=feat_label(tr, face) + (" — " + tr(N_("kept")) if two and i == roll.kept else ""),
+                 kept=(i == roll.kept) if two else None)
+        for i, face in enumerate(roll.feat_dice)
+    ]
+    weary = roll.check.weary
+    successes = [
+        success_die(face, label=tr(N_("Success die {face}"), face=face) + (" — " + tr(N_("success icon")) if face == 6 else ""),
+                    weary=weary)
+        for face in roll.success_dice
+    ]
+    html = dice_row(feats, tr(N_("Feat dice")) if two else tr(N_("Feat die")))
+    if successes:
+        html += dice_row(successes, tr(N_("Success dice")))
+    return html
+
+
+class OneRingView(pn.viewable.Viewer):
+    def __init__(self, app: AppState, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.desk: OneRingDesk = app.one_ring
+        self.char = self.desk.character
+        self.binder = binder
+        tr = binder.tr
+        self.tr = tr
+
+        # -- the sheet --------------------------------------------------------------
+        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
+        binder.text(name, "name", N_("Name"))
+        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
+        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+
+        attr_blocks = []
+        self.tn_panes: dict[str, pn.pane.HTML] = {}
+        for attr in one_ring.ATTRIBUTES:
+            field = TextField(binder, self.char, attr, OR_LABELS[attr], width=100)
+            tn_pane = html_pane("", css_classes=["readout"], width=100)
+            self.tn_panes[attr] = tn_pane
+            skills = [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]
+            rows = [self._ability_row(s) for s in skills]
+            title = html_pane("", css_classes=["card-title"])
+            binder.on_lang(lambda title=title, attr=attr: setattr(
+                title, "object", f'<div class="card-title">{escape(tr(OR_LABELS[attr]))}</div>'))
+            attr_blocks.append(pn.Column(title, pn.Row(field, tn_pane), *rows, width=250, margin=(5, 10)))
+        self.char.param.watch(self._show_tns, list(one_ring.ATTRIBUTES))
+        binder.on_lang(self._show_tns)
+
+        prof_title = html_pane("")
+        binder.on_lang(lambda: setattr(prof_title, "object", f'<div class="card-title">{escape(tr(N_("Combat proficiencies")))}</div>'))
+        profs = pn.Column(prof_title, *[self._ability_row(p, favoured=False) for p in OR_PROFICIENCIES], width=250, margin=(5, 10))
+
+        state_title = html_pane("")
+        binder.on_lang(lambda: setattr(state_title, "object", f'<div class="card-title">{escape(tr(N_("Valour, Wisdom and Hope")))}</div>'))
+        flags = []
+        for flag, msg in (("weary", N_("Weary")), ("miserable", N_("Miserable")), ("inspired", N_("Inspired"))):
+            box = checkbox(value=getattr(self.char, flag))
+            binder.text(box, "name", msg)
+            box.link(self.char, value=flag, bidirectional=True)
+            flags.append(box)
+        state = pn.Column(
+            state_title,
+            self._ability_row("valour", favoured=False),
+            self._ability_row("wisdom", favoured=False),
+            pn.Row(TextField(binder, self.char, "hope", N_("Hope"), width=90),
+                   TextField(binder, self.char, "hope_max", N_("Hope (max)"), width=90)),
+            *flags,
+            width=250,
+            margin=(5, 10),
+        )
+        self.sheet = pn.FlexBox(*attr_blocks, profs, state, flex_wrap="wrap")
+
+        # -- the next roll ---------------------------------------------------------------
+        self.ability = select(value=self.desk.ability, width=220)
+        binder.text(self.ability, "name", N_("Ability"))
+        binder.options(self.ability, {a: OR_LABELS[a] for a in OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom")})
+        self.ability.link(self.desk, value="ability", bidirectional=True)
+        self.feat_mode = select(value=self.desk.feat_mode, width=200)
+        binder.text(self.feat_mode, "name", N_("Feat dice"))
+        binder.options(self.feat_mode, FEAT_MODE_LABELS)
+        self.feat_mode.link(self.desk, value="feat_mode", bidirectional=True)
+        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice"), width=110)
+        hope = TextField(binder, self.desk, "hope_spend", N_("Hope to spend"), width=110)
+        tn = TextField(binder, self.desk, "tn_override", N_("TN (by hand)"), width=110, placeholder=N_("auto"))
+        self.roll_button = button("", kind="primary", width=180, height=56)
+        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button.on_click(lambda e: self.roll())
+        self.summary = html_pane("", css_classes=["readout"])
+        self.roll_error = html_pane("")
+        self.rules_note = html_pane("")
+        binder.on_lang(lambda: setattr(self.rules_note, "object", '<div class="note">' + escape(tr(N_(
+            "Readings used: combat proficiencies roll against the Strength TN, Valour against Heart and Wisdom "
+            "against Wits; each point of Hope spent adds one success die (two when Inspired). "
+            "The TN can always be typed in by hand.")) ) + "</div>"))
+        roll_panel = pn.Column(
+            pn.FlexBox(self.ability, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
+            pn.Row(self.roll_button, self.summary),
+            self.roll_error,
+            self.rules_note,
+            sizing_mode="stretch_width",
+        )
+
+        # -- odds ---------------------------------------------------------------------------
+        self.odds_readout = html_pane("", css_classes=["readout"])
+        self.degree_chart = BarChart(DEGREES, [BAD, GOOD, GREAT, EXTRA])
+        self.tn_chart = ProbabilityByValueChart(list(range(5, 31)))
+        binder.on_lang(self._chart_labels)
+        charts = pn.FlexBox(
+            pn.pane.Bokeh(self.degree_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
+            pn.pane.Bokeh(self.tn_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
+            flex_wrap="wrap",
+            sizing_mode="stretch_width",
+        )
+
+        # -- result --------------------------------------------------------------------------
+        self.result = html_pane("")
+        self.specials = pn.widgets.CheckButtonGroup(value=[], options=[], height=48, visible=False, orientation="horizontal")
+        binder.options(self.specials, OR_SPECIAL_LABELS)
+        self.specials.param.watch(self._pick, "value")
+        self.special_note = html_pane("")
+
+        self.desk.param.watch(self._show_odds, ["check", "odds", "tn_odds", "errors"])
+        self.desk.param.watch(self._show_result, ["last"])
+        binder.on_lang(self._show_odds)
+        binder.on_lang(self._show_result)
+
+        self._layout = pn.Column(
+            name,
+            self.sheet,
+            pn.layout.Divider(),
+            roll_panel,
+            self.odds_readout,
+            charts,
+            self.result,
+            self.specials,
+            self.special_note,
+            sizing_mode="stretch_width",
+        )
+
+    # -- rows ------------------------------------------------------------------------------
+    def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
+        field = TextField(self.binder, self.char, ability, OR_LABELS[ability], width=110)
+        parts: list[Any] = [field]
+        if favoured:
+            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=50, margin=(26, 0, 0, 0))
+            self.binder.text(box, "name", N_("★"))
+            box.link(self.char, value=f"fav_{ability}", bidirectional=True)
+            parts.append(box)
+        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+        self.binder.on_lang(lambda: setattr(roll, "description", self.tr(N_("Roll {ability}"), ability=self.tr(OR_LABELS[ability]))))
+
+        def tap(_: Any) -> None:
+            self.desk.ability = ability
+            self.roll()
+
+        roll.on_click(tap)
+        parts.append(roll)
+        return pn.Row(*parts, margin=0)
+
+    def _show_tns(self, *_: Any) -> None:
+        for attr, pane in self.tn_panes.items():
+            tn = self.char.tn_of(attr)
+            pane.object = (
+                f'<div class="readout" style="margin-top:28px">{escape(self.tr(N_("TN {tn}"), tn=tn))}</div>' if tn is not None else ""
+            )
+
+    def _chart_labels(self) -> None:
+        tr = self.tr
+        self.degree_chart.set_labels({d: tr(OR_DEGREE_LABELS[d]) for d in DEGREES}, tr(N_("Chance")))
+        self.tn_chart.set_labels(tr(N_("Target Number (TN)")), tr(N_("Chance of success")))
+
+    # -- live odds -------------------------------------------------------------------------
+    def _show_odds(self, *_: Any) -> None:
+        tr = self.tr
+        odds = self.desk.odds
+        check = self.desk.check
+        if odds is None or check is None:
+            self.degree_chart.update(None)
+            self.tn_chart.update({}, None)
+            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            self.summary.object = ""
+            return
+        last = self.desk.last
+        marked = str(last.roll.degree) if last is not None and last.roll.check == check else None
+        self.degree_chart.update({str(d): p for d, p in odds.degrees.items()}, marked)
+        self.tn_chart.update(self.desk.tn_odds, check.tn)
+        self.odds_readout.object = (
+            f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
+            f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Great success")))}: {percent(odds.p_great)}'
+            f' · {escape(tr(N_("Extraordinary success")))}: {percent(odds.p_extraordinary)}</div>'
+        )
+        mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[str(check.feat_mode)]
+        parts = [
+            tr(N_("{n} success dice"), n=check.success_dice),
+            tr(N_("TN {tn}"), tn=check.tn),
+        ]
+        if mode:
+            parts.append(mode)
+        if check.weary:
+            parts.append(tr(N_("Weary")))
+        if check.miserable:
+            parts.append(tr(N_("Miserable")))
+        self.summary.object = f'<div class="readout" style="margin-top:12px">{escape(" · ".join(parts))}</div>'
+
+    # -- rolling -----------------------------------------------------------------------------
+    def roll(self) -> None:
+        try:
+            self.app.roll("one-ring")
+            self.roll_error.object = ""
+        except InputError as error:
+            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+
+    def _show_result(self, *_: Any) -> None:
+        tr = self.tr
+        entry = self.desk.last
+        if entry is None:
+            self.result.object = ""
+            self.specials.visible = False
+            self.special_note.object = ""
+            self.tn_chart.mark(None)
+            return
+        roll = entry.roll
+        outcome, detail = describe_one_ring_roll(tr, roll)
+        who = entry.character or tr(N_("Unnamed hero"))
+        good = "good" if roll.success else "bad"
+        self.result.object = (
+            f'<div data-testid="roll-result">'
+            f'<div class="muted">{escape(who)} — {escape(tr(OR_LABELS.get(entry.ability, entry.ability)))}</div>'
+            f"{one_ring_dice_html(tr, roll)}"
+            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
+            f'<div class="readout">{escape(detail)}</div></div>'
+        )
+        self.tn_chart.mark(roll.total)
+        self._show_odds()
+        can_pick = roll.success and roll.icons > 0
+        self.specials.visible = can_pick
+        self.special_note.object = (
+            f'<div class="note">{escape(tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons))}</div>'
+            if can_pick else ""
+        )
+        if not can_pick and self.specials.value:
+            self.specials.value = []
+
+    def _pick(self, event: Any) -> None:
+        if self.desk.last is None:
+            return
+        try:
+            self.desk.pick_special(list(event.new))
+            roll = self.desk.last.roll
+            self.special_note.object = f'<div class="note">{escape(self.tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons))}</div>'
+        except InputError as error:
+            self.special_note.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.specials.value = list(event.old)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout

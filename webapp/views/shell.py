@@ -1,0 +1,329 @@
+"""The page: header (system, language, theme), characters bar, the system's screen, the roll log.
+
+It also wires the outside world: the URL (every field is in the query
+string), the browser's local storage (characters, language, theme) and JSON
+import/export.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from html import escape
+from typing import Any
+from urllib.parse import urlencode
+
+import panel as pn
+
+from engine import InputError
+
+from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
+from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..storage import BrowserStore
+from .common import Binder, button, html_pane, select
+from .fate import FateView, describe_fate_roll
+from .gurps import GurpsView, describe_gurps_roll
+from .one_ring import OneRingView, describe_one_ring_roll
+
+__all__ = ["KostkaApp", "log_rows"]
+
+KEY_LANG = "kostka.lang"
+KEY_THEME = "kostka.theme"
+KEY_CHARACTERS = "kostka.characters"
+KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
+MAX_IMPORT_BYTES = 1_000_000
+
+
+def _inputs_text(tr: Translator, entry: LogEntry) -> str:
+    check = entry.check
+    if entry.system == "one-ring":
+        parts = [tr(OR_LABELS.get(entry.ability, entry.ability)), tr(N_("rating {r}"), r=check.rating),
+                 tr(N_("TN {tn}"), tn=check.tn)]
+        if check.bonus_dice:
+            parts.append(tr(N_("bonus dice {n}"), n=check.bonus_dice))
+        mode = str(check.feat_mode)
+        if mode == "favoured":
+            parts.append(tr(N_("Favoured")))
+        elif mode == "ill_favoured":
+            parts.append(tr(N_("Ill-favoured")))
+        if check.weary:
+            parts.append(tr(N_("Weary")))
+        if check.miserable:
+            parts.append(tr(N_("Miserable")))
+        return ", ".join(parts)
+    if entry.kind == "contest":
+        kind = tr(N_("Quick contest")) if check.system == "gurps-quick" else tr(N_("Regular contest"))
+        return f"{kind}: {entry.ability} {check.a} — {check.b}"
+    if entry.system == "gurps":
+        parts = [entry.ability or tr(N_("Skill")), tr(N_("skill {s}"), s=check.skill)]
+        if check.modifiers:
+            parts.append(tr(N_("modifiers {mods}"), mods=" ".join(f"{m:+d}" for m in check.modifiers)))
+        parts.append(tr(N_("effective {e}"), e=check.effective_skill))
+        if check.defence:
+            parts.append(tr(N_("Defence roll")))
+        if entry.secret:
+            parts.append(tr(N_("Secret GM roll")))
+        return ", ".join(parts)
+    parts = [tr(N_("skill {s}"), s=check.skill), tr(N_("difficulty {d:+d}"), d=check.difficulty)]
+    if check.favour_spent:
+        parts.append(tr(N_("favour spent {n}"), n=check.favour_spent))
+    return ", ".join(parts)
+
+
+def _result_text(tr: Translator, entry: LogEntry) -> str:
+    if entry.hidden:
+        return tr(N_("hidden"))
+    roll = entry.roll
+    if entry.kind == "contest":
+        if roll.winner is None:
+            return tr(N_("Nobody wins"))
+        return tr(N_("You win")) if roll.winner == "a" else tr(N_("Opponent wins"))
+    if entry.system == "one-ring":
+        outcome, detail = describe_one_ring_roll(tr, roll)
+    elif entry.system == "gurps":
+        outcome, detail = describe_gurps_roll(tr, roll)
+    else:
+        outcome, detail = describe_fate_roll(tr, roll)
+    return f"{outcome}. {detail}"
+
+
+def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, str, str]]:
+    """(time, character, inputs, result) for each entry, newest first, as plain text."""
+    rows = []
+    for entry in reversed(entries):
+        who = entry.character or "—"
+        rows.append((entry.time[11:], who, f"{tr(SYSTEM_TITLES[entry.system])}: {_inputs_text(tr, entry)}", _result_text(tr, entry)))
+    return rows
+
+
+class KostkaApp(pn.viewable.Viewer):
+    """The whole page for one browser session."""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.state = AppState()
+        self.tr = Translator()
+        self.binder = binder = Binder(self.tr)
+        tr = self.tr
+        self._url_applied = False
+        self._stored_loaded = False
+        self._query: dict[str, Any] = {}
+
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD], height=0, width=0, margin=0)
+        self.store.param.watch(self._stored, "values")
+
+        # -- header ------------------------------------------------------------------------
+        title = html_pane("")
+        binder.on_lang(lambda: setattr(title, "object", (
+            f'<div style="font-size:26px;font-weight:800">Kostka</div>'
+            f'<div class="muted">{escape(tr(N_("Dice, odds and rolls for the tabletop")))}</div>')))
+        self.system = pn.widgets.RadioButtonGroup(value=self.state.system, height=52, sizing_mode="stretch_width",
+                                                  min_width=320, max_width=560)
+        binder.options(self.system, SYSTEM_TITLES)
+        self.system.link(self.state, value="system", bidirectional=True)
+        self.lang = pn.widgets.RadioButtonGroup(options={v: k for k, v in LANGUAGES.items()}, value="en", height=48, width=300)
+        self.lang.link(self.tr, value="lang", bidirectional=True)
+        self.tr.param.watch(self._lang_changed, "lang")
+        self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
+        binder.text(self.theme, "name", N_("Dark theme"))
+        self.theme.param.watch(self._theme_changed, "value")
+        header = pn.FlexBox(title, self.system, self.lang, self.theme, flex_wrap="wrap", align_items="center",
+                            sizing_mode="stretch_width")
+
+        # -- characters ------------------------------------------------------------------------
+        self.character = select(width=260)
+        binder.text(self.character, "name", N_("Character"))
+        self.character.param.watch(self._character_chosen, "value")
+        new = button("", width=170)
+        binder.text(new, "name", N_("New character"))
+        new.on_click(lambda e: self.roster.add())
+        delete = button("", width=170)
+        binder.text(delete, "name", N_("Delete character"))
+        delete.on_click(lambda e: self.roster.remove())
+        self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
+                                                    button_type="default", height=48, width=200, embed=False)
+        binder.text(self.export_chars, "label", N_("Export characters"))
+        self.import_chars = pn.widgets.FileInput(accept=".json,application/json", height=48, width=260)
+        self.import_chars.param.watch(self._import, "value")
+        import_label = html_pane("", width=200)
+        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON file)")))}</div>'))
+        self.import_message = html_pane("")
+        self.storage_message = html_pane("")
+        chars_bar = pn.Column(
+            pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
+                       flex_wrap="wrap", align_items="flex-end"),
+            self.import_message, self.storage_message, sizing_mode="stretch_width",
+        )
+        for roster in self.state.rosters.values():
+            roster.param.watch(self._roster_changed, ["characters", "current"])
+
+        # -- screens --------------------------------------------------------------------------
+        self.views = {
+            "one-ring": OneRingView(self.state, binder),
+            "gurps": GurpsView(self.state, binder),
+            "fate": FateView(self.state, binder),
+        }
+        self.screen = pn.Column(sizing_mode="stretch_width")
+        self.state.param.watch(self._system_changed, "system")
+        self._system_changed()
+
+        # -- log ----------------------------------------------------------------------------------
+        log_title = html_pane("")
+        binder.on_lang(lambda: setattr(log_title, "object", f'<div class="card-title">{escape(tr(N_("Roll log")))}</div>'))
+        self.log_table = html_pane("")
+        clear = button("", width=160)
+        binder.text(clear, "name", N_("Clear the log"))
+        clear.on_click(lambda e: self.state.rolls.log.clear())
+        self.export_log = pn.widgets.FileDownload(callback=self._log_file, filename="kostka-log.json", button_type="default",
+                                                  height=48, width=200, embed=False)
+        binder.text(self.export_log, "label", N_("Export the log"))
+        self.state.rolls.log.param.watch(self._show_log, "entries")
+        binder.on_lang(self._show_log)
+        log = pn.Column(log_title, pn.Row(clear, self.export_log), self.log_table, sizing_mode="stretch_width")
+
+        self._layout = pn.Column(
+            self.store, header, chars_bar, pn.layout.Divider(), self.screen, pn.layout.Divider(), log,
+            sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
+        )
+        self._watch_inputs()
+
+    # -- system and characters ------------------------------------------------------------------
+    @property
+    def roster(self) -> Any:
+        return self.state.rosters[self.state.system]
+
+    def _system_changed(self, *_: Any) -> None:
+        self.screen.objects = [self.views[self.state.system]]
+        self._character_options()
+        self._update_url()
+
+    def _character_options(self) -> None:
+        names = self.roster.names()
+        options = {}
+        for i, name in enumerate(names):
+            label = name or self.tr(N_("Character {n}"), n=i + 1)
+            while label in options:
+                label += " ·"
+            options[label] = i
+        self.character.options = options
+        self.character.value = self.roster.current
+
+    def _character_chosen(self, event: Any) -> None:
+        if isinstance(event.new, int) and event.new != self.roster.current:
+            self.roster.select(event.new)
+
+    def _roster_changed(self, *_: Any) -> None:
+        self._character_options()
+        self._save_characters()
+
+    # -- storage ----------------------------------------------------------------------------------
+    def _stored(self, *_: Any) -> None:
+        if self._stored_loaded or not self.store.loaded:
+            return
+        values = self.store.values
+        self._stored_loaded = True
+        lang = values.get(KEY_LANG, "")
+        if lang and "lang" not in self._query:
+            self.tr.lang = normalise_language(lang)
+        if values.get(KEY_THEME) == "dark":
+            self.theme.value = True
+        text = values.get(KEY_CHARACTERS, "")
+        if text:
+            try:
+                self.state.load_characters(text)
+            except InputError:
+                # Never wipe unreadable data silently: keep a copy aside and say so.
+                self.store.values = {**self.store.values, KEY_CHARACTERS_BAD: text}
+                self.storage_message.object = f'<div class="field-error" role="alert">{escape(self.tr(N_("Stored characters could not be read; a copy was kept aside and the app started clean.")))}</div>'
+        if self._url_applied:
+            self.state.apply_url(self._query, keep_stored=True)
+        self._character_options()
+        self._save_characters()
+
+    def _save_characters(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = self.state.characters_json()
+        if self.store.values.get(KEY_CHARACTERS) != text:
+            self.store.values = {**self.store.values, KEY_CHARACTERS: text}
+
+    def _lang_changed(self, *_: Any) -> None:
+        if self._stored_loaded and self.store.values.get(KEY_LANG) != self.tr.lang:
+            self.store.values = {**self.store.values, KEY_LANG: self.tr.lang}
+        self._character_options()
+        self._update_url()
+
+    def _theme_changed(self, event: Any) -> None:
+        theme = "dark" if event.new else "light"
+        self.store.theme = theme
+        if self._stored_loaded:
+            self.store.values = {**self.store.values, KEY_THEME: theme}
+
+    # -- files ------------------------------------------------------------------------------------
+    def _characters_file(self) -> io.StringIO:
+        return io.StringIO(json.dumps(json.loads(self.state.characters_json()), ensure_ascii=False, indent=1))
+
+    def _log_file(self) -> io.StringIO:
+        return io.StringIO(self.state.rolls.log.to_json())
+
+    def _import(self, event: Any) -> None:
+        data = event.new
+        if not data:
+            return
+        try:
+            if len(data) > MAX_IMPORT_BYTES:
+                raise InputError("characters", "format", "file too large")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("characters", "format", "not UTF-8") from None
+            count = self.state.load_characters(text, merge=True)
+            self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
+        except InputError as error:
+            self.import_message.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+
+    # -- log ---------------------------------------------------------------------------------------
+    def _show_log(self, *_: Any) -> None:
+        tr = self.tr
+        rows = log_rows(tr, self.state.rolls.log.entries)
+        if not rows:
+            self.log_table.object = f'<div class="muted" data-testid="log">{escape(tr(N_("No rolls yet.")))}</div>'
+            return
+        head = "".join(f"<th>{escape(tr(h))}</th>" for h in (N_("Time"), N_("Character"), N_("Inputs"), N_("Result")))
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+        self.log_table.object = f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+    # -- URL ---------------------------------------------------------------------------------------
+    def _watch_inputs(self) -> None:
+        state = self.state
+        for desk in state.desks.values():
+            inputs = [p for p in desk.param if p not in ("name", "errors", "check", "odds", "tn_odds", "last", "picked",
+                                                          "effective", "p_any", "contest_odds", "last_contest",
+                                                          "check_error", "by_favour")]
+            desk.param.watch(lambda e: self._update_url(), inputs)
+            char = desk.character
+            char.param.watch(lambda e: self._update_url(), [p for p in char.param if p not in ("name", "errors")])
+
+    def apply_url(self) -> None:
+        """Restore the screen from the page's query string (called once the page has loaded)."""
+        location = pn.state.location
+        self._query = dict(location.query_params) if location is not None else {}
+        if "lang" in self._query:
+            self.tr.lang = normalise_language(self._query["lang"])
+        self.state.apply_url(self._query, keep_stored=self._stored_loaded)
+        self._url_applied = True
+        self._update_url()
+
+    def _update_url(self) -> None:
+        if not self._url_applied:
+            return
+        location = pn.state.location
+        if location is None:
+            return
+        query = {"lang": self.tr.lang, **self.state.url_state()}
+        search = "?" + urlencode(query)
+        if location.search != search:
+            location.search = search
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
