@@ -27,7 +27,9 @@ def check_from_dict(cls: type[C], data: Any) -> C:
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     for key in data:
         if key not in names:
-            raise InputError(str(key), "choice", f"unknown field; allowed fields are {', '.join(names)}", allowed=list(names), value=key)
+            field = key if isinstance(key, str) and key else "check"
+            shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:37] + "..."
+            raise InputError(field, "choice", f"unknown field {shown}; allowed fields are {', '.join(names)}", allowed=list(names), value=key)
     return cls(**dict(data))
 
 
