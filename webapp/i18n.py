@@ -89,7 +89,7 @@ def error_text(tr: Translator, error: Any) -> str:
     if code == "choice":
         return tr(N_("Choose one of the offered values."))
     if code == "rule":
-        if field in ("favour", "favour_spent", "favour_held", "spend"):
+        if field in ("favour", "favour_spent", "favour_spend", "favour_held", "spend"):
             held = params.get("held", params.get("high", params.get("favour_held")))
             if held is not None:
                 return tr(N_("You hold only {held} favour points."), held=held)

@@ -33,6 +33,8 @@ label { color: var(--k-fg, #14171a); }
 .bk-input-group label, .bk-input-group > label { font-size: 15px; }
 input[type="checkbox"] { width: 24px; height: 24px; margin: 10px 8px 10px 0; }
 .bk-checkbox, .bk-input-group:has(input[type=checkbox]) { min-height: 44px; display: flex; align-items: center; }
+:host(.invalid) .bk-input { border: 3px solid var(--k-bad, #b3261e); }
+:host(.invalid) label { color: var(--k-bad, #b3261e); font-weight: 600; }
 .field-error { color: var(--k-bad, #b3261e); font-size: 14px; font-weight: 600; min-height: 0; }
 .muted { color: var(--k-muted, #4a5560); }
 .readout { font-size: 17px; }
@@ -110,10 +112,11 @@ def html_pane(text: str = "", **kw: Any) -> pn.pane.HTML:
 
 
 class TextField(pn.viewable.Viewer):
-    """A text input bound to a ``param.String`` of ``model`` with its error shown beneath.
+    """A text input bound to a ``param.String`` of ``model``, showing its own error.
 
     The raw text stays in the model whatever it is; ``model.errors[key]``
-    (an :class:`engine.InputError`) is shown translated, next to the field.
+    (an :class:`engine.InputError`) is shown translated right on the field:
+    appended to its label (so screen readers announce it too) with a red frame.
     """
 
     def __init__(
@@ -133,19 +136,18 @@ class TextField(pn.viewable.Viewer):
         self.binder = binder
         self.model = model
         self.pname = pname
+        self.label = label
+        self.label_fmt = label_fmt
         self.errors_of = errors_of or model
         self.error_key = error_key or pname
-        self.input = pn.widgets.TextInput(value=getattr(model, pname), width=width, height=70, margin=(2, 5))
-        binder.text(self.input, "name", label, **label_fmt)
+        self.input = pn.widgets.TextInput(value=getattr(model, pname), width=width, margin=(2, 5))
         if placeholder:
             binder.text(self.input, "placeholder", placeholder)
-        self.error = html_pane("", width=width, margin=(0, 5), css_classes=["field-error"])
         self.input.param.watch(self._typed, "value_input")
         self.input.param.watch(self._typed, "value")
         model.param.watch(self._model_changed, pname)
         self.errors_of.param.watch(self._show_error, "errors")
         binder.on_lang(self._show_error)
-        self._layout = pn.Column(self.input, self.error, margin=0, width=width + 10)
 
     def _typed(self, event: Any) -> None:
         if event.new is not None and getattr(self.model, self.pname) != event.new:
@@ -155,13 +157,21 @@ class TextField(pn.viewable.Viewer):
         if self.input.value != event.new:
             self.input.value = event.new
 
-    def _show_error(self, *_: Any) -> None:
+    @property
+    def error_message(self) -> str:
         error = self.errors_of.errors.get(self.error_key)
-        text = error_text(self.binder.tr, error) if error is not None else ""
-        self.error.object = f'<span class="field-error" role="alert">{escape(text)}</span>' if text else ""
+        return error_text(self.binder.tr, error) if error is not None else ""
+
+    def _show_error(self, *_: Any) -> None:
+        label = self.binder.tr(self.label, **self.label_fmt)
+        message = self.error_message
+        self.input.param.update(
+            name=f"{label} — {message}" if message else label,
+            css_classes=["invalid"] if message else [],
+        )
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return self._layout
+        return self.input
 
 
 def percent(p: Any) -> str:

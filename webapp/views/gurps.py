@@ -44,7 +44,7 @@ class _ListRows(pn.viewable.Viewer):
         self.view, self.owner, self.pname, self.value_key = view, owner, pname, value_key
         self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
         self.roll_buttons = roll_buttons
-        self.rows: list[tuple[Any, Any, Any]] = []
+        self.rows: list[tuple[Any, Any]] = []
         self.column = pn.Column(margin=0, sizing_mode="stretch_width")
         self.add = button("", width=200)
         view.binder.text(self.add, "name", add_label)
@@ -80,10 +80,9 @@ class _ListRows(pn.viewable.Viewer):
         self.rows = []
         for i, item in enumerate(self.items):
             name = pn.widgets.TextInput(value=item.get("name", ""), width=200, height=70, max_length=60, margin=(2, 5))
-            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=90, height=70, margin=(2, 5))
+            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=150, margin=(2, 5))
             name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
             value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
-            error = html_pane("", width=200, margin=(0, 5))
             remove = button("✕", width=48, margin=(22, 4, 0, 4))
             remove.on_click(lambda e, i=i: self._remove(i))
             parts: list[Any] = [name, value]
@@ -92,36 +91,34 @@ class _ListRows(pn.viewable.Viewer):
                 roll.on_click(lambda e, i=i: self.view.roll_skill(i))
                 parts.append(roll)
             parts.append(remove)
-            self.rows.append((name, value, error))
-            rows.append(pn.Column(pn.Row(*parts, margin=0), error, margin=0))
+            self.rows.append((name, value))
+            rows.append(pn.Row(*parts, margin=0))
         self.column.objects = rows
         self._relabel()
         self._errors()
 
     def _relabel(self) -> None:
-        tr = self.view.tr
-        for i, (name, value, _) in enumerate(self.rows):
-            name.name = tr(self.name_label, n=i + 1)
-            value.name = tr(self.value_label, n=i + 1)
         self._errors()
 
     def _sync(self, *_: Any) -> None:
         if len(self.rows) != len(self.items):
             self._rebuild()
             return
-        for (name, value, _), item in zip(self.rows, self.items):
+        for (name, value), item in zip(self.rows, self.items):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
             if value.value != item.get(self.value_key, ""):
                 value.value = item.get(self.value_key, "")
 
     def _errors(self, *_: Any) -> None:
+        tr = self.view.tr
         errors = self.view.desk.errors
-        for i, (_, _, pane) in enumerate(self.rows):
+        for i, (name, value) in enumerate(self.rows):
+            name.name = tr(self.name_label, n=i + 1)
             error = errors.get(f"{self.error_prefix}{i}")
-            pane.object = (
-                f'<span class="field-error" role="alert">{escape(error_text(self.view.tr, error))}</span>' if error else ""
-            )
+            label = tr(self.value_label, n=i + 1)
+            message = error_text(tr, error) if error is not None else ""
+            value.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.column, self.add, margin=0, sizing_mode="stretch_width")
@@ -362,7 +359,6 @@ class GurpsView(pn.viewable.Viewer):
     def roll_contest(self) -> None:
         try:
             self.app.roll_contest()
-            self.contest_result.object = ""
         except InputError as error:
             self.contest_result.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
 

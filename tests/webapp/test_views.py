@@ -1,0 +1,140 @@
+"""The views without a browser: what a tap shows, in each language, and that text stays text."""
+
+from __future__ import annotations
+
+import re
+
+import panel as pn
+import pytest
+
+from engine import one_ring
+from webapp.dice import d6_pips, feat_die, success_die
+from webapp.views.shell import KostkaApp, log_rows
+
+XSS = '<img src=x onerror="alert(1)">'
+
+
+@pytest.fixture
+def app():
+    return KostkaApp()
+
+
+def test_one_ring_roll_shows_dice_and_outcome(app):
+    view = app.view_of("one-ring")
+    app.state.one_ring.character.name_text = XSS
+    app.state.one_ring.character.awareness = "2"
+    view.roll()
+    html = view.result.object
+    assert 'data-testid="outcome"' in html
+    roll = app.state.one_ring.last.roll
+    assert html.count('class="die feat') == 1
+    assert html.count('class="die success') == 2
+    words = {"failure": "Failure", "success": "Success", "great": "Great success", "extraordinary": "Extraordinary success"}
+    assert words[str(roll.degree)] in html
+    assert "<img" not in html and "&lt;img" in html
+    assert "<img" not in app.log_table.object
+
+
+def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
+    view = app.view_of("one-ring")
+    app.state.one_ring.ability = "awe"
+    app.state.one_ring.character.awe = "9"
+    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    assert labels == ["Awe — Must be from 0 to 6."]
+    assert "Correct the marked fields" in view.odds_readout.object
+    app.tr.lang = "ru"
+    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    assert labels == ["Трепет — Должно быть от 0 до 6."]
+    view.roll()
+    assert "Должно быть от 0 до 6." in view.roll_error.object
+
+
+def test_language_switch_relabels_widgets_and_charts(app):
+    view = app.view_of("one-ring")
+    assert view.roll_button.name == "Roll"
+    app.tr.lang = "cs"
+    assert view.roll_button.name == "Hodit"
+    assert "Ostražitost" in view.ability.options
+    assert list(view.degree_chart.source.data["x"])[0] == "Neúspěch"
+    assert "Šance na úspěch" in view.odds_readout.object
+    app.tr.lang = "ru"
+    assert view.roll_button.name == "Бросить"
+    assert view.tn_chart.figure.xaxis[0].axis_label == "Целевое число (ЦЧ)"
+
+
+def test_odds_chart_follows_the_inputs(app):
+    view = app.view_of("one-ring")
+    before = list(view.degree_chart.source.data["p"])
+    app.state.one_ring.character.awareness = "3"
+    after = list(view.degree_chart.source.data["p"])
+    assert before != after
+    assert abs(sum(after) - 1) < 1e-9
+    p = float(app.state.one_ring.odds.p_success)
+    assert f"{p:.1%}" in view.odds_readout.object
+
+
+def test_gurps_secret_roll_hidden_then_revealed(app):
+    app.state.system = "gurps"
+    view = app.view_of("gurps")
+    app.state.gurps.character.skills = [{"name": "Perception", "level": "12"}]
+    app.state.gurps.secret = True
+    view.roll()
+    assert "hidden until the GM reveals it" in view.result.object
+    assert 'class="die' not in view.result.object
+    assert "hidden" in app.log_table.object
+    view._reveal(None)
+    assert view.result.object.count('class="die d6') == 3
+    assert "hidden" not in app.log_table.object
+
+
+def test_gurps_contest_result(app):
+    view = app.view_of("gurps")
+    app.state.gurps.character.skills = [{"name": "Wrestling", "level": "12"}]
+    view.roll_contest()
+    assert 'data-testid="contest-outcome"' in view.contest_result.object
+
+
+def test_fate_roll_and_chart(app):
+    view = app.view_of("fate")
+    app.state.fate.character.favour = "3"
+    assert list(view.chart.source.data["x"]) == [0, 1, 2, 3]
+    app.state.fate.favour_spend = "1"
+    view.roll()
+    assert view.result.object.count('class="die d6') == 2
+    assert app.state.fate.character.favour == "2"
+    assert list(view.chart.source.data["x"]) == [0, 1, 2]
+    assert view.chart.marker.visible
+
+
+def test_log_rows_are_text():
+    app = KostkaApp()
+    app.state.fate.character.name_text = XSS
+    app.state.roll("fate", seed=2)
+    rows = log_rows(app.tr, app.state.rolls.log.entries)
+    assert rows[0][1] == XSS  # plain text; escaped when drawn
+    assert "&lt;img" in app.log_table.object
+
+
+@pytest.mark.parametrize("face", range(0, 12))
+def test_feat_die_draws_eye_and_gandalf(face):
+    svg = feat_die(face, label=f"die {face}", kept=True)
+    assert svg.startswith("<svg") and 'aria-label="die ' in svg and "kept" in svg
+    if face == one_ring.EYE:
+        assert "<ellipse" in svg and "<text" not in svg
+    elif face == one_ring.GANDALF:
+        assert "<path" in svg and "<text" not in svg
+    else:
+        assert f">{face}</text>" in svg
+
+
+def test_success_die_marks_the_icon_and_weary_faces():
+    assert "icon" in success_die(6, label="six")
+    assert "weary-zero" in success_die(2, label="two", weary=True)
+    assert "weary-zero" not in success_die(5, label="five", weary=True)
+
+
+def test_dice_escape_labels_and_refuse_non_numbers():
+    svg = d6_pips(3, label=XSS)
+    assert "<img" not in svg and len(re.findall("<circle", svg)) == 3
+    with pytest.raises(TypeError):
+        d6_pips("3", label="x")  # type: ignore[arg-type]
