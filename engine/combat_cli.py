@@ -38,7 +38,7 @@ def _duel(a: argparse.Namespace) -> dict[str, Any]:
     hero_policy = _policy("hero", a.hero_spend, a.hero_defence_spend)
     monster_policy = _policy("monster", a.monster_spend, a.monster_defence_spend)
     result = duel_odds(hero, monster, hero_policy, monster_policy, first=a.first, damage_rule=a.damage_rule,
-                       max_rounds=check_int("max_rounds", a.max_rounds, 1, 1000))
+                       max_rounds=check_int("max_rounds", a.max_rounds, 0, 1000))
     return {"hero": hero.to_dict(), "monster": monster.to_dict(), "hero_policy": hero_policy.to_dict(),
             "monster_policy": monster_policy.to_dict(), **result.to_dict()}
 
@@ -103,7 +103,7 @@ def register(odds: argparse._SubParsersAction, top: argparse._SubParsersAction) 
         p.add_argument(f"--{kind}-name", default=kind.capitalize(), help="a name for the output")
     p.add_argument("--first", default="hero", help="who attacks first: hero or monster")
     p.add_argument("--damage-rule", default="difference", help=f"one of {', '.join(DAMAGE_RULES)}")
-    p.add_argument("--max-rounds", default="30", help="rounds listed in the rounds distribution (the rest is the tail)")
+    p.add_argument("--max-rounds", default="30", help="rounds listed in the rounds distribution, the rest is the tail (0: no distribution, faster)")
     p.set_defaults(run=_duel)
 
     sim = top.add_parser("simulate", help="seeded simulations").add_subparsers(dest="system", required=True)

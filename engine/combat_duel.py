@@ -22,12 +22,19 @@ chance a turn changes nothing, the expected visits are
 winner's life left and the expected number of rounds (the sum of the visits
 to the first side's turns) come out exactly as Fractions.
 
+The arithmetic is exact without :class:`~fractions.Fraction` in the inner
+loop: each mass is an integer over ``B**e * L**j`` (``B = 1296**3``, the
+common denominator of a turn; ``L`` the numerator of ``1 - qH qM``, a
+constant because the chance of a parry does not depend on life), and only
+the results become Fractions.
+
 The number of rounds is unbounded (parries can repeat for ever), so its
-distribution is given exactly for rounds ``1..max_rounds`` plus the exact
-mass of the tail beyond. ``exact=False`` runs the same algorithm in floats
-(for live charts): every step adds or multiplies non-negative numbers, so the
-relative error stays within about ``(number of steps) x 2**-53`` — below
-``1e-12`` for lives up to a few dozen.
+distribution is listed for rounds ``1..max_rounds`` with the mass of all
+later rounds as ``rounds_tail``. These per-round figures are floats (the
+exact totals stay exact): each is a sum of non-negative products, so its
+relative rounding error is below ``(number of states) x 2**-52`` (about
+``1e-12`` for lives of 30); masses below ``1e-30`` are moved to the tail.
+``max_rounds=0`` skips the distribution (about twice as fast).
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ SIDES = ("hero", "monster")
 
 
 _D = (1296, 1296**2, 1296**3)
+_TINY = 1e-30
 
 
 @lru_cache(maxsize=65536)
@@ -122,8 +130,7 @@ class DuelOdds:
 
 
 def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, monster_policy: Policy = NEVER, *,
-              first: str = "hero", damage_rule: str = "difference", max_rounds: int = 30,
-              exact: bool = True) -> DuelOdds:
+              first: str = "hero", damage_rule: str = "difference", max_rounds: int = 30) -> DuelOdds:
     """Exact odds of ``hero`` against ``monster`` (see the module docstring)."""
     for name, c in (("hero", hero), ("monster", monster)):
         if not isinstance(c, Combatant):
@@ -138,51 +145,89 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
                             "use the battle simulation for recovering creatures")
     first = check_choice("first", first, SIDES)
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
-    max_rounds = check_int("max_rounds", max_rounds, 1, 1000)
-    exact = check_bool("exact", exact)
-    one: Any = Fraction(1) if exact else 1.0
-    zero: Any = one * 0
-    R = max_rounds
+    R = check_int("max_rounds", max_rounds, 0, 1000)
 
     hs, ms = hero.skill, monster.skill
     ha, hd = hero_policy.attack_spend, hero_policy.defence_spend
     ma, md = monster_policy.attack_spend, monster_policy.defence_spend
 
+    # Exact arithmetic without Fractions: every mass is a triple (n, e, j)
+    # meaning n / (B**e * L**j), where B = 1296**3 is the common denominator
+    # of a turn's outcomes and L the numerator of 1 - qH*qM for the one
+    # possible self-loop (a parried attack with nothing spent leaves the state
+    # as it was; its chance does not depend on life, so L is a constant).
+    B = _D[2]
+    w_h = sum(w for mg, w in _margins(hs, ms, False) if mg <= 0) * 1296**2
+    w_m = sum(w for mg, w in _margins(ms, hs, False) if mg <= 0) * 1296**2
+    L = B * B - w_h * w_m
+    if not L:
+        raise RuleError("skill", "neither side can ever hit the other: the duel would never end")
+    b_pow, l_pow = [1], [1]
+
+    def bp(k: int) -> int:
+        while len(b_pow) <= k:
+            b_pow.append(b_pow[-1] * B)
+        return b_pow[k]
+
+    def lp(k: int) -> int:
+        while len(l_pow) <= k:
+            l_pow.append(l_pow[-1] * L)
+        return l_pow[k]
+
+    def add(x: tuple[int, int, int], y: tuple[int, int, int]) -> tuple[int, int, int]:
+        n1, e1, j1 = x
+        n2, e2, j2 = y
+        if e1 == e2 and j1 == j2:
+            return (n1 + n2, e1, j1)
+        if not n1:
+            return y
+        if not n2:
+            return x
+        e, j = max(e1, e2), max(j1, j2)
+        return (n1 * bp(e - e1) * lp(j - j1) + n2 * bp(e - e2) * lp(j - j2), e, j)
+
+    def fraction(x: tuple[int, int, int]) -> Fraction:
+        n, e, j = x
+        return Fraction(n * bp(-e), lp(j)) if e < 0 else Fraction(n, bp(e) * lp(j))
+
+    zero = (0, 0, 0)
     cache: dict[tuple, tuple] = {}
 
     def kernel(att: int, dfn: int, life: int, ap: int, dp: int, a_sp: int, d_sp: int) -> tuple:
         key = (att, dfn, life, ap, dp, a_sp, d_sp)
         if key not in cache:
-            items = _chain(att, dfn, life, ap, dp, a_sp, d_sp, damage_rule, 1)
-            cache[key] = tuple((k, Fraction(w, _D[2]) if exact else w / _D[2], w / _D[2]) for k, w in items)
+            cache[key] = tuple((k, w, w / B) for k, w in _chain(att, dfn, life, ap, dp, a_sp, d_sp, damage_rule, 1))
         return cache[key]
 
     hero_first = first == "hero"
     start = (hero.life, monster.life, hero.points, monster.points)
     # Exact total mass arriving at each state's hero / monster turn, and the
     # same mass spread by round in floats (index R+1 gathers later rounds).
-    tot_h: dict[tuple[int, int, int, int], Any] = {}
-    tot_m: dict[tuple[int, int, int, int], Any] = {}
+    tot_h: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+    tot_m: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
     row_h: dict[tuple[int, int, int, int], list[float]] = {}
     row_m: dict[tuple[int, int, int, int], list[float]] = {}
     pending: dict[int, set[tuple[int, int, int, int]]] = defaultdict(set)
     blank = [0.0] * (R + 2)
 
-    def arrive(tot: dict, rows: dict, state: tuple[int, int, int, int], mass: Any, p: float, vals: list[float]) -> None:
+    def arrive(tot: dict, rows: dict, state: tuple[int, int, int, int], mass: tuple[int, int, int], p: float,
+               vals: list[float]) -> None:
         if state in tot:
-            tot[state] += mass
-            rows[state] = [x + p * y for x, y in zip(rows[state], vals)]
+            tot[state] = add(tot[state], mass)
+            if R:
+                rows[state] = [x + p * y for x, y in zip(rows[state], vals)]
         else:
             pending[sum(state)].add(state)
             tot[state] = mass
-            rows[state] = [p * y for y in vals]
+            if R:
+                rows[state] = [p * y for y in vals]
 
     first_row = [0.0] * (R + 2)
     first_row[1] = 1.0
-    arrive(tot_h if hero_first else tot_m, row_h if hero_first else row_m, start, one, 1.0, first_row)
+    arrive(tot_h if hero_first else tot_m, row_h if hero_first else row_m, start, (1, 0, 0), 1.0, first_row)
 
-    hero_life: dict[int, Any] = defaultdict(lambda: zero)
-    monster_life: dict[int, Any] = defaultdict(lambda: zero)
+    hero_life: dict[int, tuple[int, int, int]] = {}
+    monster_life: dict[int, tuple[int, int, int]] = {}
     rounds = [0.0] * (R + 2)
     expected_rounds = zero
     states = 0
@@ -194,22 +239,26 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
             kh = kernel(hs, ms, m, hp, mp, ha, md)
             km = kernel(ms, hs, h, mp, hp, ma, hd)
             same_h, same_m = (m, hp, mp), (h, mp, hp)
-            q_h = next((p for k, p, _ in kh if k == same_h), zero)
-            q_m = next((p for k, p, _ in km if k == same_m), zero)
-            fq_h, fq_m = float(q_h), float(q_m)
+            q_h = next((w for k, w, _ in kh if k == same_h), 0)
+            q_m = next((w for k, w, _ in km if k == same_m), 0)
             a, b = tot_h.pop(state, zero), tot_m.pop(state, zero)
             ra, rb = row_h.pop(state, blank), row_m.pop(state, blank)
-            loop = one - q_h * q_m
-            if not loop:
-                raise RuleError("skill", "neither side can ever hit the other: the duel would never end")
-            # Expected visits to this state's hero turn and monster turn (exact).
-            v_h = (a + q_m * b) / loop
-            v_m = b + q_h * v_h
-            expected_rounds += v_h if hero_first else v_m
+            # Expected visits to this state's hero turn and monster turn:
+            # vH = (a + qM b) / (1 - qH qM), vM = b + qH vH.
+            v_h = add(a, (q_m * b[0], b[1] + 1, b[2])) if q_m else a
+            if q_h and q_m:
+                if q_h * q_m != w_h * w_m:  # pragma: no cover - the rules make this impossible
+                    raise AssertionError("unexpected self-loop")
+                v_h = (v_h[0], v_h[1] - 2, v_h[2] + 1)
+            v_m = add(b, (q_h * v_h[0], v_h[1] + 1, v_h[2])) if q_h else b
+            expected_rounds = add(expected_rounds, v_h if hero_first else v_m)
             # The same visits by round, in floats; index R+1 is the tail.
+            fq_h, fq_m = q_h / B, q_m / B
             vr_h = [0.0] * (R + 2)
             vr_m = [0.0] * (R + 2)
-            if hero_first:
+            if not R:
+                next_h = next_m = vr_h
+            elif hero_first:
                 for r in range(1, R + 1):
                     vr_h[r] = ra[r] + fq_m * vr_m[r - 1]
                     vr_m[r] = rb[r] + fq_h * vr_h[r]
@@ -217,33 +266,44 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
                 for r in range(1, R + 1):
                     vr_m[r] = rb[r] + fq_h * vr_h[r - 1]
                     vr_h[r] = ra[r] + fq_m * vr_m[r]
-            vr_h[R + 1] = max(0.0, float(v_h) - sum(vr_h[1:R + 1]))
-            vr_m[R + 1] = max(0.0, float(v_m) - sum(vr_m[1:R + 1]))
-            # A turn passes to the other side in the same round, or in the next
-            # one when it closes the round.
-            next_h = vr_h if hero_first else [0.0] + vr_h[:R] + [vr_h[R] + vr_h[R + 1]]
-            next_m = [0.0] + vr_m[:R] + [vr_m[R] + vr_m[R + 1]] if hero_first else vr_m
-            for key, p, fp in kh:
+            if R:
+                # Drop masses too small to matter (and slow: subnormal floats); they
+                # stay in the exact totals, so they end up in the tail.
+                vr_h = [x if x > _TINY else 0.0 for x in vr_h]
+                vr_m = [x if x > _TINY else 0.0 for x in vr_m]
+                vr_h[R + 1] = max(0.0, float(fraction(v_h)) - sum(vr_h[1:R + 1])) if ra[R + 1] or fq_m else ra[R + 1]
+                vr_m[R + 1] = max(0.0, float(fraction(v_m)) - sum(vr_m[1:R + 1])) if rb[R + 1] or fq_h else rb[R + 1]
+                # A turn passes to the other side in the same round, or in the next
+                # one when it closes the round.
+                next_h = vr_h if hero_first else [0.0] + vr_h[:R] + [vr_h[R] + vr_h[R + 1]]
+                next_m = [0.0] + vr_m[:R] + [vr_m[R] + vr_m[R + 1]] if hero_first else vr_m
+            for key, w, fp in kh:
                 if key == same_h:
                     continue
                 m2, hp2, mp2 = key
+                mass = (w * v_h[0], v_h[1] + 1, v_h[2])
                 if m2 == 0:
-                    hero_life[h] += p * v_h
-                    rounds = [x + fp * y for x, y in zip(rounds, vr_h)]
+                    hero_life[h] = add(hero_life.get(h, zero), mass)
+                    if R:
+                        rounds = [x + fp * y for x, y in zip(rounds, vr_h)]
                 else:
-                    arrive(tot_m, row_m, (h, m2, hp2, mp2), p * v_h, fp, next_h)
-            for key, p, fp in km:
+                    arrive(tot_m, row_m, (h, m2, hp2, mp2), mass, fp, next_h)
+            for key, w, fp in km:
                 if key == same_m:
                     continue
                 h2, mp2, hp2 = key
+                mass = (w * v_m[0], v_m[1] + 1, v_m[2])
                 if h2 == 0:
-                    monster_life[m] += p * v_m
-                    rounds = [x + fp * y for x, y in zip(rounds, vr_m)]
+                    monster_life[m] = add(monster_life.get(m, zero), mass)
+                    if R:
+                        rounds = [x + fp * y for x, y in zip(rounds, vr_m)]
                 else:
-                    arrive(tot_h, row_h, (h2, m, hp2, mp2), p * v_m, fp, next_m)
+                    arrive(tot_h, row_h, (h2, m, hp2, mp2), mass, fp, next_m)
 
-    p_hero = sum(hero_life.values(), zero)
-    p_monster = sum(monster_life.values(), zero)
-    return DuelOdds(p_hero, p_monster, expected_rounds, {r: rounds[r] for r in range(1, R + 1) if rounds[r]},
-                    rounds[R + 1], dict(sorted(hero_life.items())), dict(sorted(monster_life.items())),
-                    first, R, states)
+    hero_left = {k: fraction(v) for k, v in sorted(hero_life.items())}
+    monster_left = {k: fraction(v) for k, v in sorted(monster_life.items())}
+    p_hero = sum(hero_left.values(), Fraction(0))
+    p_monster = sum(monster_left.values(), Fraction(0))
+    return DuelOdds(p_hero, p_monster, fraction(expected_rounds),
+                    {r: rounds[r] for r in range(1, R + 1) if rounds[r]}, rounds[R + 1] if R else 1.0,
+                    hero_left, monster_left, first, R, states)

@@ -157,10 +157,20 @@ def test_probabilities_sum_to_one(hero, hp, mp):
     listed = sum(r * q for r, q in odds.rounds.items())
     assert listed <= float(odds.expected_rounds) + 1e-9
     assert float(odds.expected_rounds) - listed < 1e-6
-    fast = duel_odds(hero, WOLF, hp, mp, exact=False)
-    assert abs(fast.p_hero_wins - float(odds.p_hero_wins)) < 1e-12
-    assert abs(fast.expected_rounds - float(odds.expected_rounds)) < 1e-10
-    assert fast.rounds == pytest.approx(odds.rounds, abs=1e-12)
+    # the rounds distribution (floats) agrees with the exact mean and the first-round chance
+    short = duel_odds(hero, WOLF, hp, mp, max_rounds=3)
+    assert short.p_hero_wins == odds.p_hero_wins and short.expected_rounds == odds.expected_rounds
+    assert short.rounds == pytest.approx({r: odds.rounds[r] for r in (1, 2, 3)}, abs=1e-13)
+    assert abs(sum(short.rounds.values()) + short.rounds_tail - 1) < 1e-12
+
+
+def test_without_the_rounds_distribution_the_rest_is_unchanged():
+    hero = Combatant.hero("H", 12, 7, 3)
+    full = duel_odds(hero, WOLF, Policy.spend(1), Policy(0, 1))
+    bare = duel_odds(hero, WOLF, Policy.spend(1), Policy(0, 1), max_rounds=0)
+    assert (bare.p_hero_wins, bare.expected_rounds, bare.hero_life_left, bare.monster_life_left) == (
+        full.p_hero_wins, full.expected_rounds, full.hero_life_left, full.monster_life_left)
+    assert bare.rounds == {} and bare.rounds_tail == 1.0
 
 
 def test_more_skill_wins_more_often():
@@ -208,7 +218,7 @@ def test_duel_bad_input():
         duel_odds(Combatant.hero("H", 10, 7), WOLF, first="both")
     assert info.value.field == "first"
     with pytest.raises(InputError) as info:
-        duel_odds(Combatant.hero("H", 10, 7), WOLF, max_rounds=0)
+        duel_odds(Combatant.hero("H", 10, 7), WOLF, max_rounds=-1)
     assert info.value.field == "max_rounds"
     with pytest.raises(InputError):
         duel_odds("hero", WOLF)  # type: ignore[arg-type]
