@@ -1,0 +1,665 @@
+"""One validation layer for data from outside: imported files and browser storage.
+
+Every document the app exports, imports or keeps in the browser is JSON of the
+form ``{"format": "kostka", "version": 1, "kind": ..., ...}`` with ``kind``
+one of:
+
+- ``"characters"``: ``"systems": {"one-ring" | "gurps" | "fate": {"current": i, "characters": [...]}}``;
+- ``"log"``: ``"rolls": [entry, ...]`` (the session's roll log);
+- ``"bundle"``: both.
+
+:func:`read_document` takes the raw text (or bytes), refuses oversized input
+before parsing (:data:`MAX_DOCUMENT_BYTES`, nesting deeper than
+:data:`MAX_DEPTH`), parses it strictly (no NaN, no duplicate keys), brings an
+older version up to date through :data:`MIGRATIONS`, and validates every value.
+Whatever is wrong raises :class:`InputError` with ``field`` the path of the
+bad value (``"systems.one-ring.characters[2].awe"``), ``code`` (``"format"``,
+``"type"``, ``"range"``, ``"choice"``, ``"rule"``) and ``params`` for the
+translated message. Nothing else escapes. Links have their own strict door,
+:func:`engine.links.decode_link`.
+
+Character fields are the web app's: a One Ring hero has ``name``,
+``strength``/``heart``/``wits``, each skill by id (``awe`` …) with its
+favoured mark ``fav_<skill>``, the proficiencies by id, ``valour``,
+``wisdom``, ``hope``, ``hope_max``, ``weary``, ``miserable``, ``inspired``; a
+GURPS character ``name``, ``st``/``dx``/``iq``/``ht``, ``skills``
+``[{name, level}]`` and optional ``modifiers`` ``[{name, value}]``; a Fate &
+Doom hero ``name``, ``skill``, ``favour``, ``favour_max``, ``life``,
+``life_max``. Every field may be left out (the app fills in its default);
+unknown fields are refused. Numbers may be JSON numbers or decimal text (a form
+keeps what was typed) and come out as ints.
+
+A log entry is ``{number, time, system, character, ability, kind ("roll" |
+"contest"), check, seed, secret, revealed, result[, extra]}``; ``result`` must
+be exactly the engine's roll of ``check`` with ``seed`` (so an edited log is
+refused), or ``null`` for a secret roll not yet revealed.
+
+Versions: version 0 kept characters in one list with a ``system`` field per
+character and nested fields (``skills`` ``{id: rating}``, ``favoured``
+``[ids]``, ``proficiencies`` ``{id: rating}``, ``max_hope``; GURPS
+``attributes`` ``{st, dx, iq, ht}``; Fate ``max_favour``, ``max_life``), and
+its log entries had no number, ability or result. :data:`MIGRATIONS` maps each
+old version to a function that returns the next version's document. The early
+``{"format": "kostka-characters" | "kostka-log", "version": 1}`` files are read
+as ``kind`` ``"characters"`` / ``"log"`` of version 1.
+
+:func:`json_schema` gives the JSON Schema (draft 2020-12) of version 1, built
+from the same field tables as the validator.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import fate, gurps, one_ring
+from .api import roll_check
+from .errors import InputError, RuleError, check_bool, check_int
+from .links import clean_text
+from .rng import MAX_SEED
+
+__all__ = [
+    "CHARACTER_FIELDS",
+    "FORMAT",
+    "KINDS",
+    "MAX_CHARACTERS",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_LOG_ENTRIES",
+    "MAX_ROWS",
+    "MAX_TEXT",
+    "MIGRATIONS",
+    "SYSTEMS",
+    "VERSION",
+    "Document",
+    "dump_document",
+    "json_schema",
+    "migrate",
+    "parse_json",
+    "read_document",
+    "validate_character",
+    "validate_document",
+    "validate_roll_entry",
+]
+
+FORMAT = "kostka"
+VERSION = 1
+KINDS = ("characters", "log", "bundle")
+SYSTEMS = ("one-ring", "gurps", "fate")
+
+#: Refused before parsing: documents larger than this many bytes (UTF-8).
+MAX_DOCUMENT_BYTES = 4_000_000
+#: Refused before parsing: arrays and objects nested deeper than this.
+MAX_DEPTH = 16
+MAX_CHARACTERS = 40  # per system
+MAX_ROWS = 40  # GURPS skills or modifiers per character
+MAX_LOG_ENTRIES = 5000
+MAX_TEXT = 60  # names, skill names, abilities
+MAX_SHORT_TEXT = 40  # times, opponents
+
+# -- field tables ----------------------------------------------------------------------------------
+# ("int", low, high) · ("bool",) · ("text", max) · ("rows", {field: spec}, max rows)
+
+_NAME = ("text", MAX_TEXT)
+_OR_RATING = ("int", *one_ring.RATING_RANGE)
+
+#: Per system, every field a character may have and how it is checked.
+CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
+    "one-ring": {
+        "name": _NAME,
+        **{a: ("int", *one_ring.ATTRIBUTE_RANGE) for a in one_ring.ATTRIBUTES},
+        **{s: _OR_RATING for s in one_ring.SKILLS},
+        **{f"fav_{s}": ("bool",) for s in one_ring.SKILLS},
+        **{p: _OR_RATING for p in one_ring.PROFICIENCIES},
+        "valour": _OR_RATING,
+        "wisdom": _OR_RATING,
+        "hope": ("int", 0, 40),
+        "hope_max": ("int", 0, 40),
+        "weary": ("bool",),
+        "miserable": ("bool",),
+        "inspired": ("bool",),
+    },
+    "gurps": {
+        "name": _NAME,
+        **{a: ("int", 1, 30) for a in ("st", "dx", "iq", "ht")},
+        "skills": ("rows", {"name": _NAME, "level": ("int", *gurps.SKILL_RANGE)}, MAX_ROWS),
+        "modifiers": ("rows", {"name": _NAME, "value": ("int", *gurps.MODIFIER_RANGE)}, MAX_ROWS),
+    },
+    "fate": {
+        "name": _NAME,
+        "skill": ("int", 0, 20),
+        "favour": ("int", *fate.FAVOUR_RANGE),
+        "favour_max": ("int", *fate.FAVOUR_RANGE),
+        "life": ("int", 0, 99),
+        "life_max": ("int", 1, 99),
+    },
+}
+
+#: Current values that may not exceed their maximum.
+_CAPS = {"one-ring": (("hope", "hope_max"),), "gurps": (), "fate": (("favour", "favour_max"), ("life", "life_max"))}
+
+_ENTRY_FIELDS: dict[str, tuple[Any, ...]] = {
+    "number": ("int", 1, 10**9),
+    "time": ("text", MAX_SHORT_TEXT),
+    "system": ("choice", SYSTEMS),
+    "character": _NAME,
+    "ability": _NAME,
+    "kind": ("choice", ("roll", "contest")),
+    "check": ("check",),
+    "seed": ("int", 0, MAX_SEED),
+    "secret": ("bool",),
+    "revealed": ("bool",),
+    "result": ("result",),
+    "extra": ("extra",),
+}
+_ENTRY_REQUIRED = ("number", "system", "kind", "check", "seed")
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+
+
+def _short(value: Any) -> Any:
+    """A value fit to quote in a message or params (long texts and containers cut down)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value if not isinstance(value, int) or abs(value) < 10**20 else repr(value)[:24] + "…"
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _at(path: str, error: InputError) -> InputError:
+    """``error`` moved to ``path``, its message and quoted value kept short."""
+    params = dict(error.params)
+    if "value" in params:
+        params["value"] = _short(params["value"])
+    message = error.message if len(error.message) <= 160 else error.message[:160] + "…"
+    return InputError(path, error.code, message, **params)
+
+
+def _choice(path: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if isinstance(value, str) and value in allowed:
+        return value
+    raise InputError(path, "choice", f"must be one of {', '.join(allowed)}, got {_short(value)!r}", allowed=list(allowed), value=_short(value))
+
+
+def _require_mapping(path: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(path, "type", f"expected an object, got {_json_type(value)}", expected="object", got=_json_type(value))
+    return value
+
+
+def _require_list(path: str, value: Any, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise InputError(path, "type", f"expected a list, got {_json_type(value)}", expected="array", got=_json_type(value))
+    if len(value) > limit:
+        raise InputError(path, "range", f"at most {limit} items, got {len(value)}", high=limit, value=len(value))
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _value(path: str, spec: tuple[Any, ...], value: Any) -> Any:
+    kind = spec[0]
+    try:
+        if kind in ("int", "bool") and not isinstance(value, (int, float, str)):
+            expected = "a whole number" if kind == "int" else "true or false"
+            raise InputError(path, "type", f"expected {expected}, got {_json_type(value)}", got=_json_type(value))
+        if kind == "int":
+            if isinstance(value, str):
+                value = value.strip().replace("\u2212", "-")
+                if len(value) > 12:
+                    raise InputError(path, "type", "expected a whole number", value=value[:12])
+            return check_int(path, value, spec[1], spec[2])
+        if kind == "bool":
+            return check_bool(path, value)
+        if kind == "text":
+            return clean_text(path, value, spec[1], spec[1] * 4)
+        if kind == "choice":
+            return _choice(path, value, spec[1])
+    except InputError as error:
+        raise _at(path, error) from None
+    if kind == "rows":
+        rows = _require_list(path, value, spec[2])
+        return [_fields(f"{path}[{i}]", spec[1], row) for i, row in enumerate(rows)]
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _fields(path: str, table: Mapping[str, tuple[Any, ...]], data: Any) -> dict[str, Any]:
+    data = _require_mapping(path, data)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in table:
+            raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(table), value=_short(key))
+        out[key] = _value(f"{path}.{key}", table[key], value)
+    return out
+
+
+# -- characters ------------------------------------------------------------------------------------
+
+
+def validate_character(system: Any, data: Any, path: str = "character") -> dict[str, Any]:
+    """A character of ``system`` checked field by field; numbers come out as ints."""
+    system = _choice("system", system, SYSTEMS)
+    out = _fields(path, CHARACTER_FIELDS[system], data)
+    for current, maximum in _CAPS[system]:
+        if current in out and maximum in out and out[current] > out[maximum]:
+            raise RuleError(f"{path}.{current}", f"{current} ({out[current]}) is above {maximum} ({out[maximum]})", value=out[current], high=out[maximum])
+    return out
+
+
+def _validate_systems(path: str, value: Any) -> dict[str, Any]:
+    systems = _require_mapping(path, value)
+    out: dict[str, Any] = {}
+    for system, roster in systems.items():
+        here = f"{path}.{system}"
+        if system not in SYSTEMS:
+            raise InputError(f"{path}.{_short(str(system))}", "choice", f"unknown system {_short(system)!r}", allowed=list(SYSTEMS), value=_short(system))
+        roster = _require_mapping(here, roster)
+        for key in roster:
+            if key not in ("current", "characters"):
+                raise InputError(f"{here}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=["characters", "current"], value=_short(key))
+        if "characters" not in roster:
+            raise InputError(f"{here}.characters", "type", "the list of characters is missing")
+        chars = _require_list(f"{here}.characters", roster["characters"], MAX_CHARACTERS)
+        checked = [validate_character(system, c, f"{here}.characters[{i}]") for i, c in enumerate(chars)]
+        current = 0
+        if "current" in roster:
+            try:
+                current = check_int(f"{here}.current", roster["current"], 0, max(len(checked) - 1, 0))
+            except InputError as error:
+                raise _at(f"{here}.current", error) from None
+        out[system] = {"current": current, "characters": checked}
+    return out
+
+
+# -- the roll log ----------------------------------------------------------------------------------
+
+
+def _entry_check_class(path: str, system: str, kind: str, check: Any) -> type:
+    if system == "one-ring" and kind == "roll":
+        return one_ring.OneRingCheck
+    if system == "fate" and kind == "roll":
+        return fate.FateCheck
+    if system == "gurps" and kind == "roll":
+        return gurps.GurpsCheck
+    if system == "gurps" and kind == "contest":
+        return gurps.RegularContest if isinstance(check, Mapping) and "high_skill_rule" in check else gurps.QuickContest
+    raise InputError(f"{path}.kind", "rule", f"a {system} entry cannot be a {kind}", value=kind)
+
+
+def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:
+    """One log entry checked field by field; its result must be the engine's roll of its check and seed."""
+    data = _require_mapping(path, data)
+    for key in data:
+        if key not in _ENTRY_FIELDS:
+            raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(_ENTRY_FIELDS), value=_short(key))
+    for key in _ENTRY_REQUIRED:
+        if key not in data:
+            raise InputError(f"{path}.{key}", "type", f"the field {key!r} is missing")
+    out: dict[str, Any] = {}
+    for key in ("number", "time", "system", "character", "ability", "kind", "seed", "secret", "revealed"):
+        if key in data:
+            out[key] = _value(f"{path}.{key}", _ENTRY_FIELDS[key], data[key])
+    out.setdefault("time", "")
+    out.setdefault("character", "")
+    out.setdefault("ability", "")
+    out.setdefault("secret", False)
+    out.setdefault("revealed", not out["secret"])
+    if not out["secret"] and not out["revealed"]:
+        raise RuleError(f"{path}.revealed", "only a secret roll can be hidden")
+    cls = _entry_check_class(path, out["system"], out["kind"], data["check"])
+    try:
+        check = cls.from_dict(_require_mapping(f"{path}.check", data["check"]))
+        record = roll_check(check, out["seed"]).to_dict()
+    except InputError as error:
+        raise _at(error.field if error.field.startswith(path) else f"{path}.check.{error.field}", error) from None
+    out["check"] = check.to_dict()
+    hidden = out["secret"] and not out["revealed"]
+    result = data.get("result")
+    if hidden:
+        if result is not None:
+            raise RuleError(f"{path}.result", "a secret roll that has not been revealed keeps its result hidden (null)")
+        out["result"] = None
+    else:
+        if result is None:
+            raise InputError(f"{path}.result", "type", "the result is missing")
+        if result != record:
+            raise RuleError(f"{path}.result", "the result does not follow from the check and the seed (the log was edited)")
+        out["result"] = record
+    if "extra" in data:
+        extra = _require_mapping(f"{path}.extra", data["extra"])
+        out["extra"] = _fields(f"{path}.extra", {"opponent": ("text", MAX_SHORT_TEXT)}, extra)
+    return out
+
+
+# -- documents -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    """A validated document of the current version (``migrated_from`` is the version read)."""
+
+    kind: str
+    systems: dict[str, Any] | None
+    rolls: list[dict[str, Any]] | None
+    migrated_from: int = VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": self.kind}
+        if self.systems is not None:
+            out["systems"] = self.systems
+        if self.rolls is not None:
+            out["rolls"] = self.rolls
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _reject_constant(name: str) -> Any:
+    raise InputError("document", "format", f"{name} is not allowed in a document", value=name)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputError("document", "format", f"the key {_short(key)!r} appears twice in one object", value=_short(key))
+        out[key] = value
+    return out
+
+
+def parse_json(text: Any) -> Any:
+    """Parse ``text`` (str or UTF-8 bytes) as strict JSON within the size and depth caps."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise InputError("document", "range", f"is too large: {len(text)} bytes, at most {MAX_DOCUMENT_BYTES}", high=MAX_DOCUMENT_BYTES, value=len(text))
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InputError("document", "format", "is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise InputError("document", "type", f"expected the document as text, got {type(text).__name__}")
+    if len(text) > MAX_DOCUMENT_BYTES or (len(text) * 4 > MAX_DOCUMENT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES):
+        raise InputError("document", "range", f"is too large: at most {MAX_DOCUMENT_BYTES} bytes", high=MAX_DOCUMENT_BYTES)
+    text = text.lstrip("\ufeff")
+    if not text.strip():
+        raise InputError("document", "format", "is empty")
+    depth = max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
+    if depth > MAX_DEPTH:
+        raise InputError("document", "range", f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}", high=MAX_DEPTH, value=depth)
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as error:
+        raise InputError("document", "format", f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", line=error.lineno, column=error.colno) from None
+    except InputError:
+        raise
+    except (ValueError, RecursionError, OverflowError) as error:  # e.g. a number with too many digits
+        raise InputError("document", "format", f"is not readable JSON: {str(error)[:80]}") from None
+
+
+def _identify(data: Any) -> tuple[int, dict[str, Any]]:
+    """The document's version and its content with the early format names mapped to ``kind``."""
+    data = _require_mapping("document", data)
+    fmt = data.get("format")
+    if fmt in ("kostka-characters", "kostka-log"):
+        body = {k: v for k, v in data.items() if k != "format"}
+        body = {"format": FORMAT, "kind": "characters" if fmt == "kostka-characters" else "log", **body}
+        data = body
+    elif fmt != FORMAT:
+        raise InputError("format", "choice", "this is not a Kostka document", allowed=[FORMAT], value=_short(fmt))
+    if "version" not in data:
+        raise InputError("version", "type", "the document has no version")
+    try:
+        version = check_int("version", data["version"], 0, None)
+    except InputError as error:
+        raise _at("version", error) from None
+    if version > VERSION:
+        raise InputError("version", "range", f"this document is of version {version}, newer than this app reads (up to {VERSION}); update the app", high=VERSION, value=version)
+    return version, dict(data)
+
+
+def migrate(data: Any) -> tuple[int, dict[str, Any]]:
+    """Bring a parsed document up to :data:`VERSION`; returns (version read, document)."""
+    version, doc = _identify(data)
+    read = version
+    while version < VERSION:
+        doc = MIGRATIONS[version](doc)
+        version += 1
+        doc["version"] = version
+    return read, doc
+
+
+def validate_document(data: Any, *, kind: str | None = None) -> Document:
+    """Validate a parsed document (any supported version); ``kind`` demands one kind."""
+    read, doc = migrate(data)
+    doc_kind = _value("kind", ("choice", KINDS), doc.get("kind"))
+    if kind is not None and doc_kind != kind and not (doc_kind == "bundle" and kind in ("characters", "log")):
+        raise InputError("kind", "choice", f"expected a {kind} document, got a {doc_kind} document", allowed=[kind], value=doc_kind)
+    allowed = {"format", "version", "kind", "exported"}
+    allowed |= {"systems"} if doc_kind in ("characters", "bundle") else set()
+    allowed |= {"rolls"} if doc_kind in ("log", "bundle") else set()
+    for key in doc:
+        if key not in allowed:
+            raise InputError(_short(str(key)) or "document", "choice", f"unknown field {_short(key)!r} in a {doc_kind} document", allowed=sorted(allowed), value=_short(key))
+    if "exported" in doc:
+        _value("exported", ("text", MAX_SHORT_TEXT), doc["exported"])
+    systems = rolls = None
+    if doc_kind in ("characters", "bundle"):
+        if "systems" not in doc:
+            raise InputError("systems", "type", "the characters are missing")
+        systems = _validate_systems("systems", doc["systems"])
+    if doc_kind in ("log", "bundle"):
+        if "rolls" not in doc:
+            raise InputError("rolls", "type", "the rolls are missing")
+        entries = _require_list("rolls", doc["rolls"], MAX_LOG_ENTRIES)
+        rolls = [validate_roll_entry(e, f"rolls[{i}]") for i, e in enumerate(entries)]
+    return Document(doc_kind, systems, rolls, read)
+
+
+def read_document(text: Any, *, kind: str | None = None) -> Document:
+    """Parse, migrate and validate a document from a file or browser storage."""
+    return validate_document(parse_json(text), kind=kind)
+
+
+def dump_document(kind: str, *, systems: Any = None, rolls: Any = None, exported: str | None = None) -> str:
+    """Validate and write a document of the current version as compact JSON."""
+    kind = _value("kind", ("choice", KINDS), kind)
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": kind}
+    if exported is not None:
+        doc["exported"] = exported
+    if kind in ("characters", "bundle"):
+        doc["systems"] = systems
+    if kind in ("log", "bundle"):
+        doc["rolls"] = rolls
+    return validate_document(doc).to_json()
+
+
+# -- migrations ------------------------------------------------------------------------------------
+
+
+def _v0_character(path: str, data: Any) -> tuple[str, dict[str, Any]]:
+    data = dict(_require_mapping(path, data))
+    system = data.pop("system", None)
+    system = _choice(f"{path}.system", system, SYSTEMS)
+    out: dict[str, Any] = {}
+    if system == "one-ring":
+        skills = _require_mapping(f"{path}.skills", data.pop("skills", {}))
+        favoured = _require_list(f"{path}.favoured", data.pop("favoured", []), len(one_ring.SKILLS))
+        profs = _require_mapping(f"{path}.proficiencies", data.pop("proficiencies", {}))
+        for key, rating in skills.items():
+            if key not in one_ring.SKILLS:
+                raise InputError(f"{path}.skills.{_short(str(key))}", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
+            out[key] = rating
+        for i, key in enumerate(favoured):
+            if key not in one_ring.SKILLS:
+                raise InputError(f"{path}.favoured[{i}]", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
+            out[f"fav_{key}"] = True
+        for key, rating in profs.items():
+            if key not in one_ring.PROFICIENCIES:
+                raise InputError(f"{path}.proficiencies.{_short(str(key))}", "choice", f"unknown proficiency {_short(key)!r}", allowed=list(one_ring.PROFICIENCIES), value=_short(key))
+            out[key] = rating
+        if "max_hope" in data:
+            out["hope_max"] = data.pop("max_hope")
+    elif system == "gurps":
+        attributes = _require_mapping(f"{path}.attributes", data.pop("attributes", {}))
+        for key, value in attributes.items():
+            if key not in ("st", "dx", "iq", "ht"):
+                raise InputError(f"{path}.attributes.{_short(str(key))}", "choice", f"unknown attribute {_short(key)!r}", allowed=["st", "dx", "iq", "ht"], value=_short(key))
+            out[key] = value
+    else:
+        for old, new in (("max_favour", "favour_max"), ("max_life", "life_max")):
+            if old in data:
+                out[new] = data.pop(old)
+    out.update(data)  # the rest keep their names; the version-1 validator checks them all
+    return system, out
+
+
+def _v0_to_v1(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 → 1: one list of characters → a roster per system; log entries get numbers and results."""
+    out: dict[str, Any] = {k: v for k, v in doc.items() if k not in ("characters", "rolls")}
+    if "characters" in doc:
+        chars = _require_list("characters", doc["characters"], MAX_CHARACTERS * len(SYSTEMS))
+        systems: dict[str, Any] = {}
+        for i, char in enumerate(chars):
+            system, converted = _v0_character(f"characters[{i}]", char)
+            systems.setdefault(system, {"current": 0, "characters": []})["characters"].append(converted)
+        out["systems"] = systems
+    if "rolls" in doc:
+        rolls = _require_list("rolls", doc["rolls"], MAX_LOG_ENTRIES)
+        converted_rolls = []
+        for i, entry in enumerate(rolls):
+            entry = dict(_require_mapping(f"rolls[{i}]", entry))
+            check_system = entry.pop("system", None)
+            check_system = _choice(f"rolls[{i}].system", check_system, ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate"))
+            contest = check_system in ("gurps-quick", "gurps-regular")
+            if check_system == "gurps-regular" and isinstance(entry.get("check"), Mapping):
+                entry["check"] = {"high_skill_rule": True, **entry["check"]}
+            new = {"number": i + 1, "system": "gurps" if contest else check_system, "kind": "contest" if contest else "roll", **entry}
+            hidden = bool(new.get("secret")) and not bool(new.get("revealed", False))
+            new.setdefault("revealed", not hidden)
+            if not hidden and "result" not in new and isinstance(new.get("check"), Mapping):
+                new["result"] = _v0_result(f"rolls[{i}]", check_system, new)
+            converted_rolls.append(new)
+        out["rolls"] = converted_rolls
+    return out
+
+
+def _v0_result(path: str, check_system: str, entry: Mapping[str, Any]) -> Any:
+    """Version-0 logs kept no result: roll it again from the check and seed (or leave it for the validator to refuse)."""
+    from .api import CHECKS
+
+    try:
+        check = CHECKS[check_system].from_dict(entry["check"])
+        seed = check_int(f"{path}.seed", entry.get("seed"), 0, MAX_SEED)
+        return roll_check(check, seed).to_dict()
+    except InputError:
+        return None  # validate_roll_entry names the bad field
+
+
+#: ``version → function`` returning the next version's document (applied in a chain).
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1}
+
+
+# -- JSON Schema -----------------------------------------------------------------------------------
+
+
+def _schema_of(spec: tuple[Any, ...]) -> dict[str, Any]:
+    kind = spec[0]
+    if kind == "int":
+        return {
+            "oneOf": [
+                {"type": "integer", "minimum": spec[1], "maximum": spec[2]},
+                {"type": "string", "pattern": r"^\s*[+\-\u2212]?\d{1,10}\s*$"},
+            ]
+        }
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind == "text":
+        return {"type": "string", "maxLength": spec[1]}
+    if kind == "choice":
+        return {"enum": list(spec[1])}
+    if kind == "rows":
+        return {"type": "array", "maxItems": spec[2], "items": _object_schema(spec[1])}
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _object_schema(table: Mapping[str, tuple[Any, ...]], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {k: _schema_of(v) for k, v in table.items()}}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a version-1 document.
+
+    It describes the shape; the rules it cannot say (current ≤ maximum, a
+    result that follows from its check and seed) are the validator's.
+    """
+    from .api import CHECKS
+
+    def check_schema(system: str) -> dict[str, Any]:
+        fields = [f for f in CHECKS[system].__dataclass_fields__]
+        return {"type": "object", "additionalProperties": False, "properties": {f: {} for f in fields}}
+
+    roster = {
+        system: {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["characters"],
+            "properties": {
+                "current": {"type": "integer", "minimum": 0, "maximum": MAX_CHARACTERS - 1},
+                "characters": {"type": "array", "maxItems": MAX_CHARACTERS, "items": _object_schema(CHARACTER_FIELDS[system])},
+            },
+        }
+        for system in SYSTEMS
+    }
+    entry_table = {k: v for k, v in _ENTRY_FIELDS.items() if v[0] in ("int", "bool", "text", "choice")}
+    entry = _object_schema(entry_table, _ENTRY_REQUIRED)
+    entry["properties"]["check"] = {"anyOf": [check_schema(s) for s in CHECKS]}
+    entry["properties"]["result"] = {"type": ["object", "null"]}
+    entry["properties"]["extra"] = _object_schema({"opponent": ("text", MAX_SHORT_TEXT)})
+    systems = {"type": "object", "additionalProperties": False, "properties": roster}
+    rolls = {"type": "array", "maxItems": MAX_LOG_ENTRIES, "items": entry}
+    head = {"format": {"const": FORMAT}, "version": {"const": VERSION}, "exported": {"type": "string", "maxLength": MAX_SHORT_TEXT}}
+
+    def kind_schema(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["format", "version", "kind", *body],
+            "properties": {**head, "kind": {"const": kind}, **body},
+        }
+
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://kostka.invalid/schema/document-v1.json",
+        "title": "Kostka document, version 1",
+        "oneOf": [
+            kind_schema("characters", {"systems": systems}),
+            kind_schema("log", {"rolls": rolls}),
+            kind_schema("bundle", {"systems": systems, "rolls": rolls}),
+        ],
+    }
