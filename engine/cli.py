@@ -57,15 +57,14 @@ def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
     return one_ring.OneRingCheck(rating=a.rating, tn=tn, feat_mode=mode, bonus_dice=a.bonus_dice, weary=a.weary, miserable=a.miserable)
 
 
-def _gurps_args(p: argparse.ArgumentParser, *, roll: bool) -> None:
-    p.add_argument("--skill", required=True, help="effective skill" if not roll else "base skill (modifiers are added)")
-    if roll:
-        p.add_argument("--modifier", action="append", default=[], help="a modifier to add (repeatable)")
+def _gurps_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--skill", required=True, help="the effective skill, or the base skill when --modifier is given")
+    p.add_argument("--modifier", action="append", default=[], help="a modifier added to the skill (repeatable)")
     p.add_argument("--defence", "--defense", action="store_true", help="a defence roll (allowed below effective skill 3)")
 
 
 def _gurps_check(a: argparse.Namespace) -> gurps.GurpsCheck:
-    return gurps.GurpsCheck(skill=a.skill, modifiers=tuple(getattr(a, "modifier", ())), defence=a.defence)
+    return gurps.GurpsCheck(skill=a.skill, modifiers=tuple(a.modifier), defence=a.defence)
 
 
 def _contest_args(p: argparse.ArgumentParser, *, regular: bool) -> None:
@@ -99,7 +98,7 @@ def _build() -> argparse.ArgumentParser:
     _one_ring_args(p)
     p.set_defaults(run=lambda a: one_ring.odds(_one_ring_check(a)).to_dict())
     p = odds.add_parser("gurps", help="GURPS success roll")
-    _gurps_args(p, roll=False)
+    _gurps_args(p)
     p.set_defaults(run=lambda a: gurps.odds(_gurps_check(a)).to_dict())
     p = odds.add_parser("gurps-quick", help="GURPS quick contest")
     _contest_args(p, regular=False)
@@ -118,7 +117,7 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--seed", help=seed_help)
     p.set_defaults(run=lambda a: one_ring.roll(_one_ring_check(a), _seed(a)).to_dict())
     p = rolls.add_parser("gurps", help="GURPS success roll")
-    _gurps_args(p, roll=True)
+    _gurps_args(p)
     p.add_argument("--seed", help=seed_help)
     p.set_defaults(run=lambda a: gurps.roll(_gurps_check(a), _seed(a)).to_dict())
     p = rolls.add_parser("gurps-quick", help="GURPS quick contest")

@@ -44,6 +44,8 @@ def test_odds_gurps():
     assert data["p_success_exact"] == "1/2"
     assert {"p_success", "p_critical_success", "p_critical_failure"} <= set(data)
     assert ok("odds", "gurps", "--skill", "2", "--defence")["p_success_exact"] == "1/54"
+    lock = ok("odds", "gurps", "--skill", "9", "--modifier", "-5", "--modifier", "+10")
+    assert lock["effective_skill"] == 14 and lock["p_success_exact"] == "49/54"
 
 
 def test_odds_contests_and_fate():
