@@ -231,3 +231,22 @@ def test_to_dict_is_json_ready():
     assert '"p_hero_wins_exact"' in text
     assert abs(d["p_hero_wins"] + d["p_monster_wins"] - 1) < 1e-12
     assert Fraction(d["p_hero_wins_exact"]) + Fraction(d["p_monster_wins_exact"]) == 1
+
+
+@pytest.mark.parametrize("first", ["hero", "monster"])
+def test_one_life_each_is_a_geometric_fight(first):
+    # both fall to any hit: each round ends the fight with a fixed chance
+    from engine.combat import attack_odds
+    hero, monster = Combatant.hero("H", 1, 6, 0), Combatant.monster("M", 1, 8, 0)
+    p_h, p_m = attack_odds(6, 8).p_hit, attack_odds(8, 6).p_hit
+    stay = (1 - p_h) * (1 - p_m)
+    odds = duel_odds(hero, monster, first=first, max_rounds=40)
+    assert odds.expected_rounds == 1 / (1 - stay)
+    if first == "hero":
+        assert odds.p_hero_wins == p_h / (1 - stay)
+    else:
+        assert odds.p_monster_wins == p_m / (1 - stay)
+    for r in range(1, 41):
+        assert odds.rounds[r] == pytest.approx(float(stay ** (r - 1) * (1 - stay)), rel=1e-12, abs=1e-300)
+    assert odds.rounds_tail == pytest.approx(float(stay ** 40), rel=1e-9)
+    assert odds.hero_life_left == ({1: odds.p_hero_wins} if odds.p_hero_wins else {})

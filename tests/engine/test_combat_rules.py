@@ -262,3 +262,12 @@ def test_balance_of_a_wolf_pack():
     assert b.to_dict()["ratio"] == 27 / 24
     with pytest.raises(InputError):
         encounter_balance([], wolves)
+
+
+def test_combat_names_are_exported():
+    import engine
+    names = {"WOLF", "AttackOdds", "AttackRecord", "Combatant", "DuelOdds", "Encounter", "Fight", "Policy", "attack",
+             "attack_odds", "duel_odds", "encounter_balance", "generate_monster", "simulate_battle", "simulate_many"}
+    assert names <= set(engine.__all__)
+    for name in names:
+        assert hasattr(engine, name), name
