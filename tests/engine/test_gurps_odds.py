@@ -96,6 +96,10 @@ def test_rule_edges():
 
 def test_seed_worked_example_lock_picking():
     """Lock picking 9, −5 for a hard lock, +10 for good tools and time: effective skill 14."""
+    assert GurpsCheck(9, (-5,)).effective_skill == 4  # in the dark
+    easy = GurpsCheck(9, (+10,))  # a primitive lock: 19, yet not a sure thing
+    assert easy.effective_skill == 19
+    assert odds(easy).p_failure == Fraction(3 + 1, 216)  # a 17 or an 18 still fails
     check = GurpsCheck(9, (-5, +10))
     assert check.effective_skill == 14
     assert odds(check).p_success == Fraction(sum(1 for t in THROWS if sum(t) <= 14), 216)

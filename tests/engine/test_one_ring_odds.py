@@ -318,3 +318,33 @@ def test_odds_to_dict_has_floats_and_exact_strings():
     assert data["p_success_exact"] == "1/2" and data["p_success"] == 0.5
     assert Fraction(data["p_great_exact"]) + Fraction(data["p_extraordinary_exact"]) <= 1
     assert set(data["degrees"]) == {"failure", "success", "great", "extraordinary"}
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        OneRingCheck(rating=6, tn=20, feat_mode="favoured", bonus_dice=6, weary=True),
+        OneRingCheck(rating=5, tn=24, feat_mode="ill_favoured", bonus_dice=3, miserable=True),
+        OneRingCheck(rating=2, tn=13),
+    ],
+    ids=str,
+)
+def test_agrees_with_icepool(check):
+    """A third, independent computation of the same distribution (icepool, a test dependency)."""
+    icepool = pytest.importorskip("icepool")
+    feat = icepool.Die(range(12))
+    if check.feat_mode is FeatMode.FAVOURED:
+        feat = icepool.highest(feat, feat)
+    elif check.feat_mode is FeatMode.ILL_FAVOURED:
+        feat = icepool.lowest(feat, feat)
+    die = icepool.Die([icepool.Vector((0 if check.weary and f <= 3 else f, int(f == 6))) for f in range(1, 7)])
+    success = check.success_dice @ die
+
+    def degree(f, s):
+        kind, total, icons = _outcome_of_sums(f, s[0], s[0], min(s[1], 2), False, check.miserable)
+        ok = kind == "auto_success" or (kind == "normal" and total >= check.tn)
+        return 1 + icons if ok else 0
+
+    result = icepool.map(degree, feat, success)
+    expected = {d: Fraction(result.quantity(i), result.denominator()) for i, d in enumerate(Degree)}
+    assert odds(check).degrees == expected
