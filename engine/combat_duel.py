@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import Any
 
 from .combat import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
-from .errors import InputError, RuleError, check_bool, check_choice, check_int
+from .errors import InputError, RuleError, check_choice, check_int
 
 __all__ = ["DuelOdds", "duel_odds", "turn_outcomes"]
 
