@@ -368,3 +368,22 @@ def test_random_battles_keep_the_rules(enc, seed):
             key = (e["round"], e["attacker"], e["defender"])
             chains[key] = chains.get(key, 0) + 1 if e["attack_number"] > 1 else 1
             assert chains[key] == e["attack_number"] <= 3
+
+
+def test_fixed_battle_vector():
+    """A seeded battle whose whole result is pinned: any change to the dice order,
+    the rules or the log format breaks it (shared battle logs depend on them)."""
+    import hashlib
+    enc = Encounter.from_dict({
+        "heroes": [{"name": "Ada", "life": 12, "skill": 7, "favour": 3, "policy": {"attack_spend": 1}},
+                   {"name": "Bo", "life": 9, "skill": 6, "favour": 1}],
+        "monsters": [{"name": "Wolf", "life": 9, "skill": 8, "stoutness": 4, "policy": {"defence_spend": 1}}],
+        "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
+    })
+    result = simulate_battle(enc, 2024)
+    assert (result["winner"], result["rounds"], result["survivors"], len(result["log"])) == ("monsters", 9, ["Wolf"], 60)
+    first = next(e for e in result["log"] if e["event"] == "attack")
+    assert (first["attack_faces"], first["defence_faces"], first["attack_total"], first["defence_total"]) == (
+        [3, 2], [4, 2], 13, 15)
+    digest = hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()
+    assert digest == "1aac6e8332338b194199027dae0f3b18fb66987c4cfa08434cc1d5be9986b115"
