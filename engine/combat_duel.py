@@ -48,7 +48,7 @@ from typing import Any
 from .combat import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
 from .errors import InputError, RuleError, check_choice, check_int
 
-__all__ = ["DuelOdds", "duel_odds", "turn_outcomes"]
+__all__ = ["DuelOdds", "duel_odds", "turn_outcomes", "win_chance_by_spend"]
 
 SIDES = ("hero", "monster")
 
@@ -307,3 +307,21 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
     return DuelOdds(p_hero, p_monster, fraction(expected_rounds),
                     {r: rounds[r] for r in range(1, R + 1) if rounds[r]}, rounds[R + 1] if R else 1.0,
                     hero_left, monster_left, first, R, states)
+
+
+def win_chance_by_spend(hero: Combatant, monster: Combatant, monster_policy: Policy = NEVER, *,
+                        spends: Any = None, hero_defence_spend: int = 0, first: str = "hero",
+                        damage_rule: str = "difference") -> dict[int, Fraction]:
+    """P(hero wins) for each number of favour points spent per attack (``spends``,
+    by default ``0..hero.points``), without the rounds distribution (fast)."""
+    if not isinstance(hero, Combatant):
+        raise InputError("hero", "type", "expected a Combatant sheet")
+    if spends is None:
+        spends = range(hero.points + 1)
+    out: dict[int, Fraction] = {}
+    for k in spends:
+        k = check_int("spends", k, 0, 99)
+        policy = Policy(attack_spend=k, defence_spend=hero_defence_spend)
+        out[k] = duel_odds(hero, monster, policy, monster_policy, first=first, damage_rule=damage_rule,
+                           max_rounds=0).p_hero_wins
+    return out

@@ -250,3 +250,16 @@ def test_one_life_each_is_a_geometric_fight(first):
         assert odds.rounds[r] == pytest.approx(float(stay ** (r - 1) * (1 - stay)), rel=1e-12, abs=1e-300)
     assert odds.rounds_tail == pytest.approx(float(stay ** 40), rel=1e-9)
     assert odds.hero_life_left == ({1: odds.p_hero_wins} if odds.p_hero_wins else {})
+
+
+def test_win_chance_by_spend():
+    from engine.combat_duel import win_chance_by_spend
+    hero = Combatant.hero("H", 12, 7, 3)
+    by_spend = win_chance_by_spend(hero, WOLF)
+    assert list(by_spend) == [0, 1, 2, 3]
+    for k, p in by_spend.items():
+        assert p == duel_odds(hero, WOLF, Policy.spend(k)).p_hero_wins
+    assert by_spend[0] < by_spend[1]
+    with pytest.raises(InputError) as info:
+        win_chance_by_spend(hero, WOLF, spends=[-1])
+    assert info.value.field == "spends"
