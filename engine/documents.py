@@ -373,7 +373,7 @@ class Document:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -406,7 +406,9 @@ def parse_json(text: Any) -> Any:
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise InputError("document", "format", "is empty")
-    depth = max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
+    depth = 0
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be nested too deeply
+        depth = max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
     if depth > MAX_DEPTH:
         raise InputError("document", "range", f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}", high=MAX_DEPTH, value=depth)
     try:
@@ -509,15 +511,15 @@ def _v0_character(path: str, data: Any) -> tuple[str, dict[str, Any]]:
         favoured = _require_list(f"{path}.favoured", data.pop("favoured", []), len(one_ring.SKILLS))
         profs = _require_mapping(f"{path}.proficiencies", data.pop("proficiencies", {}))
         for key, rating in skills.items():
-            if key not in one_ring.SKILLS:
+            if not isinstance(key, str) or key not in one_ring.SKILLS:
                 raise InputError(f"{path}.skills.{_short(str(key))}", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
             out[key] = rating
         for i, key in enumerate(favoured):
-            if key not in one_ring.SKILLS:
+            if not isinstance(key, str) or key not in one_ring.SKILLS:
                 raise InputError(f"{path}.favoured[{i}]", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
             out[f"fav_{key}"] = True
         for key, rating in profs.items():
-            if key not in one_ring.PROFICIENCIES:
+            if not isinstance(key, str) or key not in one_ring.PROFICIENCIES:
                 raise InputError(f"{path}.proficiencies.{_short(str(key))}", "choice", f"unknown proficiency {_short(key)!r}", allowed=list(one_ring.PROFICIENCIES), value=_short(key))
             out[key] = rating
         if "max_hope" in data:

@@ -1,0 +1,127 @@
+"""Fuzzing the importer: over ten thousand generated inputs per run, only InputError may escape.
+
+Each test sets ``max_examples`` itself (the CI profile's default is lower):
+2,000 random texts + 1,500 random byte strings + 2,000 random JSON values
+(bare and inside a plausible header) + 3,000 documents with character edits
++ 2,000 documents with one value replaced = 10,500 generated inputs.
+Strategies are kept cheap (raw bytes read as edit programs) because
+hypothesis's own cost per example dominates the run time.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_documents import VERSION_0, bundle
+
+from engine import InputError
+from engine.documents import Document, read_document
+
+
+def fuzz(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
+
+
+def _refused_or_sound(text):
+    try:
+        doc = read_document(text)
+    except InputError as error:
+        assert isinstance(error.message, str) and error.message.strip()
+        assert isinstance(error.field, str) and error.field.strip()
+        assert error.code in ("type", "range", "choice", "rule", "format")
+        assert len(error.message) <= 300
+        return None
+    assert isinstance(doc, Document)
+    again = read_document(doc.to_json())
+    assert (again.kind, again.systems, again.rolls) == (doc.kind, doc.systems, doc.rolls)
+    return doc
+
+
+@fuzz(2000)
+@given(st.text(max_size=300))
+def test_random_text(text):
+    _refused_or_sound(text)
+
+
+@fuzz(1500)
+@given(st.binary(max_size=300))
+def test_random_bytes(data):
+    _refused_or_sound(data)
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=12))
+json_values = st.one_of(
+    scalars,
+    st.lists(scalars, max_size=4),
+    st.dictionaries(st.sampled_from(["format", "version", "kind", "systems", "rolls", "one-ring", "gurps", "fate", "characters", "current", "name", "awe", "x"]), st.one_of(scalars, st.lists(scalars, max_size=3)), max_size=5),
+)
+
+
+@fuzz(2000)
+@given(json_values, st.sampled_from(["characters", "log", "bundle", "spells"]), st.integers(0, 2))
+def test_random_json_values(value, kind, version):
+    _refused_or_sound(json.dumps(value))
+    header = {"format": "kostka", "version": version, "kind": kind, "systems": value, "rolls": value, "characters": value}
+    _refused_or_sound(json.dumps(header))
+
+
+DOCUMENTS = [json.dumps(bundle(), ensure_ascii=False), json.dumps(VERSION_0, ensure_ascii=False)]
+EDIT_CHARS = '{}[]",:0123456789-.eE truefalsnul\\u"ж'
+
+
+def _edit(text: str, program: bytes) -> str:
+    for k in range(0, len(program) - 3, 4):
+        op, position, char = program[k] % 4, program[k + 1] * 256 + program[k + 2], EDIT_CHARS[program[k + 3] % len(EDIT_CHARS)]
+        i = position % (len(text) + 1)
+        if op == 0:
+            text = text[:i] + char + text[i + 1 :]
+        elif op == 1:
+            text = text[:i] + text[i + 1 :]
+        elif op == 2:
+            text = text[:i] + char + text[i:]
+        else:
+            text = text[:i]
+    return text
+
+
+@fuzz(3000)
+@given(st.binary(min_size=5, max_size=17))
+def test_documents_with_character_edits(program):
+    _refused_or_sound(_edit(DOCUMENTS[program[0] % 2], program[1:]))
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*prefix, i))
+
+
+TREES = [bundle(), VERSION_0]
+PATHS = [[p for p in _paths(tree) if p] for tree in TREES]
+REPLACEMENTS = [None, True, False, 0, -1, 1, 7, 99, 2**64, -(2**70), 1.5, 1e300, "", "x", "12", "-3", "ж" * 70, "\u0000", [], [1], {}, {"x": 1}, [None] * 50]
+
+
+@fuzz(2000)
+@given(st.binary(min_size=4, max_size=4))
+def test_documents_with_one_value_replaced(program):
+    which = program[0] % 2
+    tree = json.loads(DOCUMENTS[which])
+    path = PATHS[which][(program[1] * 256 + program[2]) % len(PATHS[which])]
+    target = tree
+    for key in path[:-1]:
+        target = target[key]
+    if program[3] == 255 and isinstance(target, dict):
+        del target[path[-1]]
+    else:
+        target[path[-1]] = REPLACEMENTS[program[3] % len(REPLACEMENTS)]
+    _refused_or_sound(json.dumps(tree))
