@@ -40,6 +40,7 @@ from .one_ring import (
     target_number,
 )
 from .rng import GENERATOR, Dice, random_seed, session_seed
+from . import documents, links  # share links and imported documents, built on the rules above
 
 __all__ = [
     "WOLF",
@@ -84,8 +85,10 @@ __all__ = [
     "RegularContestOdds",
     "RegularContestRoll",
     "RuleError",
+    "documents",
     "fate",
     "gurps",
+    "links",
     "make_check",
     "odds_of",
     "one_ring",
