@@ -48,6 +48,20 @@ class RuleError(InputError):
         super().__init__(field, "rule", message, **params)
 
 
+_MAX_DIGITS = 30  # longer numbers are refused as text and shortened in messages
+
+
+def _shown(value: Any) -> str:
+    """A short, safe rendering of a value for a message (huge ints and long texts are cut)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value.bit_length() > 100:
+            sign = "a negative" if value < 0 else "a"
+            return f"{sign} number of about {int(value.bit_length() * 0.30103)} digits"
+        return str(value)
+    text = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return text
+
+
 def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as an int, or raise :class:`InputError` saying what is allowed.
 
@@ -55,15 +69,20 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     bools, floats with a fraction and anything else.
     """
     if isinstance(value, bool):
-        raise InputError(field, "type", f"expected a whole number, got {value!r}", value=value, low=low, high=high)
+        raise InputError(field, "type", f"expected a whole number, got {_shown(value)}", value=value, low=low, high=high)
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+-").isdigit() and value.strip().isascii():
+    elif (
+        isinstance(value, str)
+        and value.strip().lstrip("+-").isdigit()
+        and value.strip().isascii()
+        and len(value.strip()) <= _MAX_DIGITS
+    ):
         number = int(value.strip())
     else:
-        raise InputError(field, "type", f"expected a whole number, got {value!r}", value=value, low=low, high=high)
+        raise InputError(field, "type", f"expected a whole number, got {_shown(value)}", value=value if len(_shown(value)) == len(repr(value)) else _shown(value), low=low, high=high)
     if (low is not None and number < low) or (high is not None and number > high):
         if low is not None and high is not None:
             allowed = f"from {low} to {high}"
@@ -71,7 +90,8 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
             allowed = f"at least {low}"
         else:
             allowed = f"at most {high}"
-        raise InputError(field, "range", f"must be {allowed}, got {number}", value=number, low=low, high=high)
+        shown = _shown(number)
+        raise InputError(field, "range", f"must be {allowed}, got {shown}", value=number if number.bit_length() <= 100 else shown, low=low, high=high)
     return number
 
 
@@ -81,11 +101,11 @@ def check_bool(field: str, value: Any) -> bool:
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
-    raise InputError(field, "type", f"expected true or false, got {value!r}", value=value)
+    raise InputError(field, "type", f"expected true or false, got {_shown(value)}", value=value)
 
 
 def check_choice(field: str, value: Any, allowed: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``allowed``, else raise :class:`InputError`."""
     if isinstance(value, str) and value in allowed:
         return value
-    raise InputError(field, "choice", f"must be one of {', '.join(allowed)}, got {value!r}", value=value, allowed=list(allowed))
+    raise InputError(field, "choice", f"must be one of {', '.join(allowed)}, got {_shown(value)}", value=value, allowed=list(allowed))

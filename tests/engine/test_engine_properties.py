@@ -141,3 +141,12 @@ def test_spending_icons_never_exceeds_them(check, seed, choices):
     elif choices:
         with pytest.raises(RuleError):
             spend_icons(rolled, choices)
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, 10**5000, -(10**200), "x" * 1000, [1] * 1000], ids=["digits", "huge", "negative", "text", "list"])
+def test_huge_values_give_a_short_message(value):
+    """Huge numbers (beyond Python's 4300-digit text limit) and long texts are refused briefly."""
+    for make in (lambda: OneRingCheck(rating=value), lambda: GurpsCheck(value), lambda: FateCheck(7, favour_held=value)):
+        with pytest.raises(InputError) as info:
+            make()
+        assert len(str(info.value)) < 120
