@@ -20,7 +20,7 @@ FACES = list(itertools.product(range(1, 7), repeat=2))
 
 # -- an independent oracle: brute-force turns + float value iteration --------------------
 def _oracle(hero: Combatant, monster: Combatant, hp_pol: Policy, mp_pol: Policy, first: str = "hero",
-            rule: str = "difference", sweeps: int = 400) -> tuple[float, float]:
+            rule: str = "difference", sweeps: int = 150) -> tuple[float, float]:
     """P(hero wins) and E[rounds] by value iteration; every turn is enumerated face by
     face through :func:`engine.combat.attack` (nothing shared with the exact solver)."""
 
