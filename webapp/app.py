@@ -20,7 +20,10 @@ pn.extension(raw_css=[APP_CSS], notifications=False)
 
 def main() -> KostkaApp:
     app = KostkaApp()
-    pn.state.onload(app.apply_url)
+    location = pn.state.location
+    if location is not None and location.search:
+        app.apply_url()  # the server knows the address already: draw the right screen at once
+    pn.state.onload(app.apply_url)  # in the browser build the address arrives with the page
     return app
 
 

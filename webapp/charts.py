@@ -23,6 +23,7 @@ CRIT_BAD = "#7f1d1d"
 CRIT_GOOD = "#145a32"
 NEUTRAL = "#8c8c8c"
 HIGHLIGHT = "#f2a900"
+AXIS = "#7d8790"
 
 
 def _figure(height: int, **kw: Any) -> Any:
@@ -35,6 +36,14 @@ def _figure(height: int, **kw: Any) -> Any:
         **kw,
     )
     fig.yaxis.formatter = NumeralTickFormatter(format="0%")
+    for axis in (fig.xaxis, fig.yaxis):  # a mid grey reads on the light and the dark theme
+        axis.axis_label_text_color = AXIS
+        axis.major_label_text_color = AXIS
+        axis.axis_line_color = AXIS
+        axis.major_tick_line_color = AXIS
+        axis.minor_tick_line_color = None
+    fig.ygrid.grid_line_color = AXIS
+    fig.ygrid.grid_line_alpha = 0.3
     fig.y_range.start = 0
     fig.xgrid.grid_line_color = None
     fig.outline_line_color = None
@@ -58,7 +67,7 @@ class BarChart:
             line_width="line",
         )
         self.figure.text(x="x", y="p", text="pct", source=self.source, text_align="center", text_baseline="bottom",
-                         text_font_size="11pt", y_offset=-2, text_color="#555555")
+                         text_font_size="11pt", y_offset=-2, text_color=AXIS)
 
     def set_labels(self, labels: Mapping[str, str], y_title: str = "") -> None:
         names = [labels.get(i, i) for i in self.ids]
@@ -98,6 +107,8 @@ class ProbabilityByValueChart:
 
     def update(self, probs: Mapping[int, Fraction | float], current: int | None) -> None:
         xs = sorted(probs)
+        if xs:
+            self.figure.xaxis.ticker = xs if len(xs) <= 16 else list(range(xs[0], xs[-1] + 1, 5))
         self.source.data = {
             "x": xs,
             "p": [float(probs[x]) for x in xs],

@@ -54,7 +54,9 @@ class BrowserStore(JSComponent):
 
     ``values`` maps each key to its stored text ('' when absent); ``loaded``
     turns True once the browser has reported what it holds. ``theme`` is applied
-    to the page (``"light"`` or ``"dark"``).
+    to the page (``"light"`` or ``"dark"``). When Python sets ``ready`` the page gets
+    ``<html data-kostka="ready">``: the app has read the address and the stored
+    data and answers taps (tests and the loading screen can wait for it).
     """
 
     keys = param.List(default=[], doc="localStorage keys to mirror")
@@ -62,6 +64,7 @@ class BrowserStore(JSComponent):
     loaded = param.Boolean(default=False)
     theme = param.Selector(default="light", objects=["light", "dark"])
     palettes = param.Dict(default={"light": LIGHT, "dark": DARK})
+    ready = param.Boolean(default=False, doc="Set by Python once stored data is applied: <html data-kostka=ready>")
 
     _esm = """
 function applyTheme(model) {
@@ -100,5 +103,8 @@ export function render({ model, el }) {
     last = Object.assign({}, model.values);
   });
   model.on("theme", () => applyTheme(model));
+  const markReady = () => { if (model.ready) document.documentElement.dataset.kostka = "ready"; };
+  model.on("ready", markReady);
+  markReady();
 }
 """

@@ -18,15 +18,20 @@ __all__ = ["APP_CSS", "Binder", "TextField", "button", "checkbox", "html_pane", 
 #: touch-sized controls, readable type, and colours from the page palette.
 APP_CSS = (
     """
-:host { color: var(--k-fg, #14171a); font-size: 16px; }
+:host {
+  color: var(--k-fg, #14171a); font-size: 16px;
+  --panel-background-color: var(--k-bg, #ffffff); --panel-on-background-color: var(--k-fg, #14171a);
+  --panel-surface-color: var(--k-surface, #f2f4f6); --panel-on-surface-color: var(--k-fg, #14171a);
+}
+div, span, label, p { color: inherit; }
 .bk-input, select.bk-input, input.bk-input {
   min-height: 44px; font-size: 16px; background-color: var(--k-input-bg, #fff);
   color: var(--k-fg, #14171a); border-color: var(--k-border, #6b7781);
 }
 .bk-btn { min-height: 44px; font-size: 16px; }
-.bk-btn-default { background-color: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a);
-  border-color: var(--k-border, #6b7781); }
-.bk-btn-default.bk-active { background-color: var(--k-accent, #0b5cad); color: var(--k-on-accent, #fff); }
+.bk-btn-default { background-color: var(--k-surface, #f2f4f6) !important; color: var(--k-fg, #14171a) !important;
+  border-color: var(--k-border, #6b7781) !important; }
+.bk-btn-default.bk-active { background-color: var(--k-accent, #0b5cad) !important; color: var(--k-on-accent, #fff) !important; }
 .bk-btn-primary { background-color: var(--k-accent, #0b5cad); border-color: var(--k-accent, #0b5cad);
   color: var(--k-on-accent, #fff); }
 label { color: var(--k-fg, #14171a); }

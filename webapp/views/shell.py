@@ -108,6 +108,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._url_applied = False
         self._stored_loaded = False
         self._query: dict[str, Any] = {}
+        self._written = ""
 
         self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD], height=0, width=0, margin=0)
         self.store.param.watch(self._stored, "values")
@@ -242,6 +243,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.state.apply_url(self._query, keep_stored=True)
         self._character_options()
         self._save_characters()
+        self.store.ready = True
 
     def _save_characters(self) -> None:
         if not self._stored_loaded:
@@ -303,14 +305,17 @@ class KostkaApp(pn.viewable.Viewer):
             inputs = [p for p in desk.param if p not in ("name", "errors", "check", "odds", "tn_odds", "last", "picked",
                                                           "effective", "p_any", "contest_odds", "last_contest",
                                                           "check_error", "by_favour")]
-            desk.param.watch(lambda e: self._update_url(), inputs)
+            desk.param.watch(lambda *e: self._update_url(), inputs)
             char = desk.character
-            char.param.watch(lambda e: self._update_url(), [p for p in char.param if p not in ("name", "errors")])
+            char.param.watch(lambda *e: self._update_url(), [p for p in char.param if p not in ("name", "errors")])
 
     def apply_url(self) -> None:
         """Restore the screen from the page's query string (called once the page has loaded)."""
         location = pn.state.location
-        self._query = dict(location.query_params) if location is not None else {}
+        query = dict(location.query_params) if location is not None else {}
+        if self._url_applied and (query == self._query or location.search == self._written):
+            return  # already applied before the first render, or our own rewrite of the address
+        self._query = query
         if "lang" in self._query:
             self.tr.lang = normalise_language(self._query["lang"])
         self.state.apply_url(self._query, keep_stored=self._stored_loaded)
@@ -326,6 +331,7 @@ class KostkaApp(pn.viewable.Viewer):
         query = {"lang": self.tr.lang, **self.state.url_state()}
         search = "?" + urlencode(query)
         if location.search != search:
+            self._written = search
             location.search = search
 
     def __panel__(self) -> pn.viewable.Viewable:

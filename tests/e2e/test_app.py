@@ -1,0 +1,220 @@
+"""The web app in headless Chromium against ``panel serve``: what a player does at the table."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 15_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory):
+    """``panel serve webapp/app.py`` on a free port; yields the app's address."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    log = tmp_path_factory.mktemp("panel") / "serve.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
+             "--allow-websocket-origin", f"127.0.0.1:{port}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/app"
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with direct.open(url, timeout=10) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"panel serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.3)
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def open_app(page: Page, url: str) -> None:
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url)
+    page.locator("html[data-kostka=ready]").wait_for(state="attached")  # address and storage read
+
+
+def roll_button(page: Page, name: str = "Roll"):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def p_success(page: Page) -> str:
+    return page.get_by_test_id("p-success").inner_text()
+
+
+def test_one_ring_fill_roll_and_see_the_dice(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en&sys=one-ring")
+    page.get_by_label("Name").first.fill("Hanar")
+    page.get_by_label("Strength", exact=True).fill("7")
+    page.get_by_label("Awareness", exact=True).fill("2")
+    page.get_by_label("Ability").select_option(label="Awareness")
+    expect(page.get_by_text("2 success dice · TN 13")).to_be_visible()
+    expect(page.get_by_test_id("p-success")).to_have_text(re.compile(r"\d+\.\d%"))
+    roll_button(page).click()
+    result = page.get_by_test_id("roll-result")
+    expect(result).to_contain_text("Hanar")
+    expect(page.get_by_test_id("outcome")).to_have_text(
+        re.compile("^(Failure|Success|Great success|Extraordinary success)$")
+    )
+    expect(result.locator("svg.die.feat")).to_have_count(1)
+    expect(result.locator("svg.die.success")).to_have_count(2)
+    expect(page.get_by_test_id("log")).to_contain_text("Hanar")
+
+
+def test_odds_chart_changes_when_an_input_changes(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en&sys=one-ring&r_ability=awareness")
+    before = p_success(page)
+    chart_before = page.evaluate(CHART_DATA)
+    page.get_by_label("Awareness", exact=True).fill("4")
+    expect(page.get_by_test_id("p-success")).not_to_have_text(before)
+    page.wait_for_function(
+        f"(before) => {{ const now = ({CHART_DATA})(); return now && now.some((v, i) => Math.abs(v - before[i]) > 1e-9); }}",
+        arg=chart_before,
+    )
+    chart_after = page.evaluate(CHART_DATA)
+    assert chart_before != chart_after
+    assert abs(sum(chart_after) - 1) < 1e-6
+
+
+# Probabilities of the One Ring degree chart, read from the Bokeh document in the page.
+CHART_DATA = """() => {
+  for (const doc of Bokeh.documents) {
+    for (const model of doc._all_models.values()) {
+      const data = model.data;
+      if (data && data.p && data.colour && data.p.length === 4) return Array.from(data.p);
+    }
+  }
+  return null;
+}"""
+
+
+def test_gurps_skill_modifiers_and_roll(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en")
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.get_by_label("Skill 1", exact=True)).to_be_visible()
+    page.get_by_label("Skill 1", exact=True).fill("Lockpicking")
+    page.get_by_label("Level", exact=True).fill("9")
+    page.get_by_role("button", name="Add a modifier").click()
+    page.get_by_label("Value", exact=True).fill("-5")
+    page.get_by_role("button", name="Add a modifier").click()
+    page.get_by_label("Value", exact=True).nth(1).fill("+10")
+    expect(page.get_by_test_id("effective-skill")).to_have_text("14")
+    roll_button(page).click()
+    result = page.get_by_test_id("roll-result")
+    expect(result.locator("svg.die.d6")).to_have_count(3)
+    expect(page.get_by_test_id("outcome")).to_have_text(
+        re.compile("^(Critical success|Success|Failure|Critical failure)$")
+    )
+    expect(result).to_contain_text("effective skill 14")
+    roll_button(page, "Roll the contest").click()
+    expect(page.get_by_test_id("contest-outcome")).to_be_visible()
+
+
+def test_fate_roll_spends_favour(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en&sys=fate")
+    page.get_by_label("Skill", exact=True).fill("8")
+    page.get_by_label("Favour of the gods", exact=True).fill("2")
+    page.get_by_label("Favour to spend").fill("3")
+    expect(page.get_by_label("Favour to spend — You hold only 2 favour points.")).to_have_value("3")
+    page.get_by_label(re.compile("^Favour to spend")).fill("1")
+    expect(page.get_by_label("Favour to spend", exact=True)).to_have_value("1")  # the app has taken it
+    roll_button(page).click()
+    expect(page.get_by_test_id("roll-result").locator("svg.die.d6")).to_have_count(2)
+    expect(page.get_by_test_id("outcome")).to_have_text(re.compile("^(Success|Failure)$"))
+    expect(page.get_by_label("Favour of the gods", exact=True)).to_have_value("1")
+
+
+def test_the_url_reproduces_the_screen(page: Page, app_url: str, browser):
+    open_app(page, app_url + "?lang=en")
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    expect(page.get_by_label("Favour of the gods", exact=True)).to_be_visible()
+    page.get_by_label("Name").first.fill("Vlasta")
+    page.get_by_label("Skill", exact=True).fill("9")
+    page.get_by_label("Difficulty").fill("2")
+    expect(page).to_have_url(re.compile("difficulty=2"))
+    odds = p_success(page)
+    fresh = browser.new_context().new_page()  # no storage: only the address
+    open_app(fresh, page.url)
+    expect(fresh.get_by_label("Name").first).to_have_value("Vlasta")
+    expect(fresh.get_by_label("Skill", exact=True)).to_have_value("9")
+    expect(fresh.get_by_label("Difficulty")).to_have_value("2")
+    expect(fresh.get_by_test_id("p-success")).to_have_text(odds)
+    fresh.context.close()
+
+
+def test_language_switch_and_memory(page: Page, app_url: str):
+    open_app(page, app_url + "?sys=one-ring&lang=en")
+    expect(roll_button(page)).to_be_visible()
+    page.get_by_role("button", name="Русский").click()
+    expect(roll_button(page, "Бросить")).to_be_visible()
+    expect(page.get_by_test_id("odds-readout")).to_contain_text("Шанс успеха")
+    expect(page.get_by_label("Внимательность", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Čeština").click()
+    expect(roll_button(page, "Hodit")).to_be_visible()
+    expect(page.get_by_test_id("odds-readout")).to_contain_text("Šance na úspěch")
+    roll_button(page, "Hodit").click()
+    expect(page.get_by_test_id("roll-result")).to_contain_text("Kostka činu")
+    # remembered: a plain address opens in Czech
+    open_app(page, app_url)
+    expect(roll_button(page, "Hodit")).to_be_visible()
+
+
+def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en&sys=one-ring&r_ability=awe")
+    page.get_by_label("Awareness", exact=True).fill("3")
+    page.get_by_label("Awe", exact=True).fill("9")
+    expect(page.get_by_label("Awe — Must be from 0 to 6.")).to_have_value("9")
+    expect(page.get_by_test_id("odds-readout")).to_contain_text("Correct the marked fields")
+    page.get_by_label(re.compile("^Awe")).fill("abc")
+    expect(page.get_by_label("Awe — Enter a whole number from 0 to 6.")).to_have_value("abc")
+    expect(page.get_by_label("Awareness", exact=True)).to_have_value("3")
+    page.get_by_role("button", name="Русский").click()
+    expect(page.get_by_label("Трепет — Введите целое число от 0 до 6.")).to_have_value("abc")
+    page.get_by_label(re.compile("^Трепет")).fill("2")
+    expect(page.get_by_test_id("p-success")).to_be_visible()
+
+
+def test_characters_survive_a_reload(page: Page, app_url: str):
+    open_app(page, app_url + "?lang=en&sys=fate")
+    page.get_by_label("Name").first.fill("Bilbo")
+    page.get_by_role("button", name="New character").click()
+    page.get_by_label("Name").first.fill("Thorin")
+    page.get_by_label("Skill", exact=True).fill("10")
+    expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Bilbo", "Thorin"])
+    page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Thorin')")
+    open_app(page, app_url + "?lang=en&sys=fate")
+    expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Bilbo", "Thorin"])
+    page.get_by_label("Character", exact=True).select_option(label="Thorin")
+    expect(page.get_by_label("Skill", exact=True)).to_have_value("10")
