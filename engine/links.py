@@ -115,6 +115,7 @@ __all__ = [
     "encode_roll_link",
     "encode_secret_link",
     "find_gaps",
+    "link_text",
     "link_url",
     "reveal_code",
     "reveal_link",
@@ -206,6 +207,22 @@ def clean_text(field: str, value: Any, max_length: int, max_bytes: int, *, requi
     if size > max_bytes:
         raise InputError(field, "range", f"is at most {max_bytes} bytes long in UTF-8, got {size}", high=max_bytes, value=size, unit="bytes")
     return text
+
+
+def link_text(field: str, value: Any, max_length: int, max_bytes: int) -> str:
+    """A name or label as a link carries it: cleaned like :func:`clean_text`, and shortened
+    with "…" when longer than the limits (so a long name never stops a roll being shared).
+
+    Session seeds are derived from this form of the name, so the app and the
+    link agree whatever the length of the name on the sheet.
+    """
+    text = clean_text(field, value, 10**6, 10**7)
+    if len(text) <= max_length and len(text.encode("utf-8")) <= max_bytes:
+        return text
+    cut = text[: max_length - 1]
+    while len(cut.encode("utf-8")) > max_bytes - 3:
+        cut = cut[:-1]
+    return cut.rstrip() + "\u2026"
 
 
 def _zigzag(n: int) -> int:
@@ -574,7 +591,7 @@ def session_roll_seed(session_code: str, number: int, check: Any, name: str = ""
     """
     code, number = _session_fields(session_code, number)
     system = _check_system(check)
-    name = clean_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
+    name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     w = _Writer()
     w.raw(session_seed(code, number).to_bytes(8, "big"))  # type: ignore[arg-type]
     _write_check(w, system, check)
@@ -590,8 +607,8 @@ def encode_check_link(check: Any, *, name: str = "", label: str = "") -> str:
             Kind.CHECK,
             system,
             check,
-            name=clean_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES),
-            label=clean_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES),
+            name=link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES),
+            label=link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES),
         )
     )
 
@@ -612,8 +629,8 @@ def encode_roll_link(
     :func:`session_roll_seed` (the seed the app rolled with).
     """
     system = _check_system(check)
-    name = clean_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
-    label = clean_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
+    name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
+    label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
     if code is not None:
         derived = session_roll_seed(code, number, check, name)  # type: ignore[arg-type]
@@ -650,8 +667,8 @@ def encode_secret_link(
     only place the roll in the session's numbering (the seed does not come from them, or
     everyone holding the code could open it)."""
     system = _check_system(check)
-    name = clean_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
-    label = clean_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
+    name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
+    label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
     seed = random_seed() if seed is None else check_int("seed", seed, 0, MAX_SEED)
     record = roll_check(check, seed)  # refuses a forbidden roll now, not at reveal time

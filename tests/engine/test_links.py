@@ -418,17 +418,25 @@ def test_every_kind_of_link_fits_the_length_limit_at_worst_case(check):
     assert len(WORST_NAME.encode()) == links.MAX_NAME_BYTES
 
 
-def test_text_limits_count_characters_and_utf8_bytes():
+def test_long_names_and_labels_are_shortened_within_characters_and_utf8_bytes():
     check = FateCheck(skill=7)
-    links.encode_check_link(check, name="Ж" * 40)
-    with pytest.raises(InputError) as info:
-        links.encode_check_link(check, name="Ж" * 41)
-    assert (info.value.field, info.value.code, info.value.params["high"]) == ("name", "range", 40)
-    with pytest.raises(InputError) as info:
-        links.encode_check_link(check, name="あ" * 27)  # 27 characters, 81 bytes
-    assert info.value.params["unit"] == "bytes"
+    assert decode_link(links.encode_check_link(check, name="Ж" * 40)).name == "Ж" * 40
+    assert decode_link(links.encode_check_link(check, name="Ж" * 41)).name == "Ж" * 38 + "…"  # 38 × 2 bytes + 3 ≤ 80
+    # 27 characters of three bytes each are 81 bytes: cut to fit 80 bytes, the ellipsis included
+    assert decode_link(links.encode_check_link(check, name="あ" * 27)).name == "あ" * 25 + "…"
+    assert decode_link(links.encode_check_link(check, label="Lockpicking (with tools) in the dark")).label == "Lockpicking (with tools…"
+    # the session seed is derived from the name as the link carries it, so both agree
+    long_name = "Aragorn, son of Arathorn, heir of Isildur, Elessar"
+    text = links.encode_roll_link(check, session_code="S", number=1, name=long_name)
+    assert verify(text).verified
+    assert decode_link(text).seed == links.session_roll_seed("S", 1, check, long_name)
+    assert decode_link(text).name == links.link_text("name", long_name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES)
+    # a session code is typed once by the game master: too long is an error, not a cut
     with pytest.raises(InputError) as info:
         links.encode_roll_link(check, session_code="x" * 17, number=1)
+    assert (info.value.field, info.value.code, info.value.params["high"]) == ("session_code", "range", 16)
+    with pytest.raises(InputError) as info:
+        links.encode_roll_link(check, session_code="ж" * 16 + "ж", number=1)
     assert info.value.field == "session_code"
     for bad in ("a\u0000b", "bad\u202etxt", "tab\there"):
         with pytest.raises(InputError) as info:
