@@ -11,9 +11,11 @@ code a phone reads across the table. Varints, nibble-packed dice and one byte
 per choice keep every link of every kind within :data:`MAX_PAYLOAD_LENGTH`
 (300) characters, so that with a site address of up to 100 characters the
 whole link fits a QR code of version 15 at error correction M (412 bytes).
-Decoding is strict: every byte is accounted for, anything left over, missing,
-out of range or not in canonical form is refused with an :class:`InputError`
-(``code="format"``, ``field`` starting with ``"link"``).
+Names and labels longer than the limits are shortened with "…" by the
+encoders (:func:`link_text`); session codes are not. Decoding is strict:
+every byte is accounted for, anything left over, missing, out of range or not
+in canonical form is refused with an :class:`InputError` (``field`` starting
+with ``"link"``).
 
 Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 ``uv`` byte length + UTF-8)::
