@@ -579,3 +579,19 @@ def test_random_payload_text_is_refused_or_decoded(text):
         assert error.message and error.field
     else:  # astronomically unlikely: then it must re-encode to itself
         assert encode_link(link, digest=link.digest) == text
+
+
+@given(name=st.text(max_size=60), label=st.text(max_size=30))
+@settings(max_examples=300)
+def test_any_name_is_carried_or_refused_clearly(name, label):
+    check = FateCheck(skill=7)
+    try:
+        text = links.encode_roll_link(check, session_code="S", number=1, name=name, label=label)
+    except InputError as error:
+        assert error.field in ("name", "label") and error.message
+        return
+    link = decode_link(text)
+    assert link.name == links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES)
+    assert link.label == links.link_text("label", label, links.MAX_LABEL_LENGTH, links.MAX_LABEL_BYTES)
+    assert verify(text).verified
+    assert len(text) <= links.MAX_PAYLOAD_LENGTH
