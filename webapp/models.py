@@ -863,6 +863,10 @@ class AppState(param.Parameterized):
             "fate": Roster(self.fate.character),
         }
         self.desks = {"one-ring": self.one_ring, "gurps": self.gurps, "fate": self.fate}
+        from .fight_models import MonsterSheet  # the fight screen's models build on this module
+
+        #: Fate & Doom monster sheets, stored and exported with the characters.
+        self.monsters = Roster(MonsterSheet())
 
     @property
     def desk(self) -> Form:
@@ -908,6 +912,7 @@ class AppState(param.Parameterized):
                 "format": "kostka-characters",
                 "version": FORMAT_VERSION,
                 "systems": {name: roster.to_dict() for name, roster in self.rosters.items()},
+                "monsters": self.monsters.to_dict(),
             },
             ensure_ascii=False,
             separators=(",", ":"),
@@ -931,6 +936,12 @@ class AppState(param.Parameterized):
             else:
                 roster.load(part)
                 count += len(roster.characters)
+        monsters = data.get("monsters")
+        if isinstance(monsters, dict):
+            if merge:
+                self.monsters.import_characters(monsters.get("characters") or [])  # counted apart from characters
+            else:
+                self.monsters.load(monsters)
         return count
 
     # -- URL -----------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..storage import BrowserStore
 from .common import Binder, button, html_pane, select
-from .fate import FateView, describe_fate_roll
+from .fate import describe_fate_roll
+from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
 from .one_ring import OneRingView, describe_one_ring_roll
 
@@ -35,6 +36,8 @@ MAX_IMPORT_BYTES = 1_000_000
 
 
 def _inputs_text(tr: Translator, entry: LogEntry) -> str:
+    if entry.kind == "fight":
+        return fight_entry_texts(tr, entry)[0]
     check = entry.check
     if entry.system == "one-ring":
         parts = [tr(OR_LABELS.get(entry.ability, entry.ability)), tr(N_("rating {r}"), r=check.rating),
@@ -73,6 +76,8 @@ def _inputs_text(tr: Translator, entry: LogEntry) -> str:
 def _result_text(tr: Translator, entry: LogEntry) -> str:
     if entry.hidden:
         return tr(N_("hidden"))
+    if entry.kind == "fight":
+        return fight_entry_texts(tr, entry)[1]
     roll = entry.roll
     if entry.kind == "contest":
         if roll.winner is None:
@@ -111,7 +116,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._written = ""
 
         self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD], height=0, width=0, margin=0)
-        self.store.param.watch(self._stored, "values")
+        self.store.param.watch(self._stored, ["values", "loaded"])
 
         # -- header ------------------------------------------------------------------------
         title = html_pane("")
@@ -157,6 +162,7 @@ class KostkaApp(pn.viewable.Viewer):
         )
         for roster in self.state.rosters.values():
             roster.param.watch(self._roster_changed, ["characters", "current"])
+        self.state.monsters.param.watch(lambda *_: self._save_characters(), ["characters", "current"])
 
         # -- screens --------------------------------------------------------------------------
         self._views: dict[str, pn.viewable.Viewer] = {}
@@ -192,7 +198,7 @@ class KostkaApp(pn.viewable.Viewer):
     def view_of(self, system: str) -> Any:
         """The screen of ``system``, built the first time it is shown (a faster start)."""
         if system not in self._views:
-            cls = {"one-ring": OneRingView, "gurps": GurpsView, "fate": FateView}[system]
+            cls = {"one-ring": OneRingView, "gurps": GurpsView, "fate": FateScreens}[system]
             self._views[system] = cls(self.state, self.binder)
         return self._views[system]
 

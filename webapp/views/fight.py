@@ -1,0 +1,651 @@
+"""The Fate & Doom fight screen: monsters, the encounter, duel odds, a fight run blow by blow, simulation.
+
+:class:`FateScreens` is what the shell shows for Fate & Doom: the skill check
+(:class:`~webapp.views.fate.FateView`) and the fight (:class:`FightView`,
+built the first time it is opened), switched by two large buttons.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import panel as pn
+
+from engine import InputError
+
+from ..charts import ProbabilityByValueChart
+from ..dice import d6_pips, dice_row
+from ..fight_charts import LifeLeftChart
+from ..fight_models import (
+    BALANCE_LABELS,
+    SIDE_LABELS,
+    FightDesk,
+    describe_events,
+    extra_attack_text,
+    fight_entry_texts,
+    no_extra_attack_text,
+)
+from ..i18n import N_, Translator, error_text
+from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+from .fate import FateView
+
+__all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]
+
+FIGHT_CSS = """
+.meter { position: relative; height: 18px; border-radius: 9px; margin: 6px 0; max-width: 520px;
+  background: linear-gradient(90deg, #2e8b57 0 37.5%, #1f6fb5 37.5% 62.5%, #d98c00 62.5% 87.5%, #c0392b 87.5% 100%); }
+.meter .needle { position: absolute; top: -4px; width: 6px; height: 26px; margin-left: -3px; border-radius: 3px;
+  background: var(--k-fg, #14171a); }
+.verdict { font-weight: 700; }
+.lines td { padding: 4px 8px; text-align: center; }
+.lines .fallen { text-decoration: line-through; opacity: 0.6; }
+ol.blow { padding-left: 1.4em; margin: 4px 0; }
+ol.blow li { margin: 3px 0; }
+"""
+
+
+def fight_error_text(tr: Translator, error: Any) -> str:
+    """A sentence for an error of the fight screen (encounter, duel or fight), in ``tr``'s language."""
+    field = str(getattr(error, "field", ""))
+    code = getattr(error, "code", "")
+    params = dict(getattr(error, "params", {}) or {})
+    if field.startswith("formations.") and code == "rule":
+        side = params.get("side", "heroes")
+        msg = (N_("Formation {n} of the heroes is empty: put a creature in it or remove it.") if side == "heroes"
+               else N_("Formation {n} of the monsters is empty: put a creature in it or remove it."))
+        return tr(msg, n=params.get("formation", 1))
+    if field in ("heroes", "monsters") and code == "range":
+        return tr(N_("Put at least one hero and one monster into the formations."))
+    if field == "name" and code == "rule":
+        return tr(N_("The name {name} is on both sides; names must differ."), name=params.get("twice", ""))
+    if field.endswith(".name") and code == "empty":
+        return tr(N_("Every creature needs a name."))
+    if field == "life" and params.get("live"):
+        return tr(N_("Life above {high} makes the exact odds too slow to follow live; use the simulation."),
+                  high=params.get("high"))
+    if field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack",
+                 "monster_defence") and code == "rule":
+        return tr(N_("Only {held} points are held."), held=params.get("held", 0))
+    if field == "fight":
+        return tr(N_("Start the fight first, or start a new one."))
+    if field == "recover":
+        return tr(N_("Recovering is only possible instead of a turn's first attack."))
+    if field == "undo":
+        return tr(N_("Nothing to undo."))
+    if field == "run" and code == "rule":
+        return tr(N_("Run the simulation first."))
+    text = error_text(tr, error)
+    parts = field.split(".")
+    if len(parts) >= 3 and parts[0] in ("heroes", "monsters"):
+        if field.endswith(".life") and code == "rule":
+            return tr(N_("{name} has no life left and cannot fight."), name=parts[1])
+        return f"{parts[1]}: {text}"
+    if parts[0] in ("hero", "monster") and len(parts) == 2:
+        who = tr(N_("Hero")) if parts[0] == "hero" else tr(N_("Monster"))
+        return f"{who}: {text}"
+    return text
+
+
+def _error_html(tr: Translator, error: Any) -> str:
+    if error is None:
+        return ""
+    return f'<div class="field-error" role="alert">{escape(fight_error_text(tr, error))}</div>'
+
+
+CARD = {"border": "1px solid var(--k-border, #6b7781)", "border-radius": "10px", "padding": "4px 10px",
+        "margin": "8px 0"}
+
+
+def pane(text: str = "", **kw: Any) -> pn.pane.HTML:
+    """An HTML pane that also knows the fight screen's styles (each pane has its own shadow root)."""
+    return html_pane(text, stylesheets=[FIGHT_CSS], **kw)
+
+
+def _title(text: str) -> str:
+    return f'<div class="card-title">{escape(text)}</div>'
+
+
+class FateScreens(pn.viewable.Viewer):
+    """Fate & Doom: the skill check and the fight screen, one at a time."""
+
+    def __init__(self, app: Any, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.binder = binder
+        self.switch = pn.widgets.RadioButtonGroup(value="check", height=48, width=360, margin=(5, 10))
+        binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
+        self.check_view = FateView(app, binder)
+        self._fight: FightView | None = None
+        self.body = pn.Column(self.check_view, sizing_mode="stretch_width")
+        self.switch.param.watch(self._switched, "value")
+        self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
+
+    @property
+    def fight_view(self) -> FightView:
+        if self._fight is None:
+            self._fight = FightView(self.app, self.binder)
+        return self._fight
+
+    def __getattr__(self, name: str) -> Any:
+        # The skill check's parts (roll_button, chart, result…) stay reachable as before.
+        check = self.__dict__.get("check_view")
+        if check is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(check, name)
+
+    def _switched(self, event: Any) -> None:
+        self.body.objects = [self.fight_view if event.new == "fight" else self.check_view]
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
+
+
+class FightView(pn.viewable.Viewer):
+    """The fight screen over a :class:`~webapp.fight_models.FightDesk`."""
+
+    def __init__(self, app: Any, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.binder = binder
+        self.tr = tr = binder.tr
+        self.desk = desk = FightDesk(app)
+        self.setup = desk.setup
+        self.run = desk.run
+
+        self._layout = pn.Column(
+            self._monsters_card(), self._encounter_card(), self._odds_card(), self._fight_card(), self._sim_card(),
+            sizing_mode="stretch_width",
+        )
+
+    # -- helpers ----------------------------------------------------------------------------------------------
+    def _field(self, model: Any, pname: str, label: str, width: int = 120) -> TextField:
+        return TextField(self.binder, model, pname, label, width=width)
+
+    def _button(self, label: str, kind: str = "default", width: int = 200, **kw: Any) -> pn.widgets.Button:
+        b = button("", kind=kind, width=width, **kw)
+        self.binder.text(b, "name", label)
+        return b
+
+    def _act(self, action: Any, message: pn.pane.HTML) -> Any:
+        """Run ``action``; an InputError shows next to the buttons instead of crashing."""
+
+        def handler(*_: Any) -> None:
+            try:
+                action()
+                message.object = ""
+            except InputError as error:
+                message.object = _error_html(self.tr, error)
+
+        return handler
+
+    # -- monsters ----------------------------------------------------------------------------------------------
+    def _monsters_card(self) -> pn.viewable.Viewable:
+        tr, desk = self.tr, self.desk
+        title = html_pane("")
+        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Monsters")))))
+        self.monster_select = select(width=240)
+        self.binder.text(self.monster_select, "name", N_("Monster"))
+        self.monster_select.param.watch(self._monster_chosen, "value")
+        desk.monsters.param.watch(self._monster_options, ["characters", "current"])
+        self.binder.on_lang(self._monster_options)
+        message = html_pane("")
+        new = self._button(N_("New monster"), width=170)
+        new.on_click(self._act(desk.new_monster, message))
+        wolf = self._button(N_("Add the Wolf"), width=170)
+        wolf.on_click(self._act(desk.add_wolf, message))
+        delete = self._button(N_("Delete monster"), width=170)
+        delete.on_click(self._act(desk.delete_monster, message))
+        form = desk.monster_form
+        name = pn.widgets.TextInput(value=form.name_text, width=220, height=70, max_length=40)
+        self.binder.text(name, "name", N_("Monster's name"))
+        name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
+        form.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        sheet = pn.FlexBox(
+            name,
+            self._field(form, "life", N_("Monster's life"), 130), self._field(form, "life_max", N_("Monster's life (max)"), 150),
+            self._field(form, "skill", N_("Monster's skill"), 130),
+            self._field(form, "stoutness", N_("Stoutness"), 120), self._field(form, "stoutness_max", N_("Stoutness (max)"), 140),
+            flex_wrap="wrap", align_items="flex-end",
+        )
+        life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=220, margin=(5, 10))
+        self.binder.options(life_dice, {1: N_("Life 6+1d6"), 2: N_("Life 6+2d6")})
+        life_dice.link(self.setup, value="life_dice", bidirectional=True)
+        generate = self._button(N_("Generate a monster"), kind="primary", width=220)
+        generate.on_click(self._act(desk.generate_monster, message))
+        self.generated = html_pane("")
+        desk.param.watch(self._show_generated, "generated")
+        self.binder.on_lang(self._show_generated)
+        return pn.Column(
+            title,
+            pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
+            sheet,
+            pn.FlexBox(self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140), life_dice, generate,
+                       flex_wrap="wrap", align_items="flex-end"),
+            message, self.generated, styles=CARD, sizing_mode="stretch_width",
+        )
+
+    def _monster_options(self, *_: Any) -> None:
+        roster = self.desk.monsters
+        options: dict[str, int] = {}
+        for i, name in enumerate(roster.names()):
+            label = name or self.tr(N_("Monster {n}"), n=i + 1)
+            while label in options:
+                label += " ·"
+            options[label] = i
+        self.monster_select.options = options
+        self.monster_select.value = roster.current
+
+    def _monster_chosen(self, event: Any) -> None:
+        if isinstance(event.new, int) and event.new != self.desk.monsters.current:
+            self.desk.monsters.select(event.new)
+
+    def _show_generated(self, *_: Any) -> None:
+        tr = self.tr
+        if self.desk.generated is None:
+            self.generated.object = ""
+            return
+        seed, made = self.desk.generated
+        label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
+        rows = (
+            dice_row([d6_pips(f, label=label(f)) for f in made.life_dice],
+                     tr(N_("Life: 6 + dice = {n}"), n=made.monster.life)),
+            dice_row([d6_pips(made.skill_die, label=label(made.skill_die))],
+                     tr(N_("Skill: die {mod:+d} = {n}"), mod=made.skill_modifier, n=made.monster.skill)),
+            dice_row([d6_pips(made.stoutness_die, label=label(made.stoutness_die))],
+                     tr(N_("Stoutness: die = {n}"), n=made.monster.points)),
+        )
+        self.generated.object = (
+            f'<div data-testid="generated"><div class="readout"><b>{escape(made.monster.name)}</b> '
+            f'<span class="muted">{escape(tr(N_("seed {seed}"), seed=seed))}</span></div>{"".join(rows)}</div>'
+        )
+
+    # -- encounter ---------------------------------------------------------------------------------------------
+    def _encounter_card(self) -> pn.viewable.Viewable:
+        tr, desk, plan = self.tr, self.desk, self.desk.plan
+        title = html_pane("")
+        help_ = html_pane("")
+        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Encounter")))))
+        self.binder.on_lang(lambda: setattr(help_, "object", '<div class="note">' + escape(tr(N_(
+            "Tap a creature, then the place it goes to. Each formation is an attacking position with a defending "
+            "position behind it; formation 1 of the heroes faces formation 1 of the monsters. A creature in a "
+            "defending position regains 3 life each turn and is hit only by halved attack rolls."))) + "</div>"))
+        self.bench = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.grid = pn.Column(sizing_mode="stretch_width", margin=0)
+        message = html_pane("")
+        self.plan_message = message
+        buttons = []
+        for side, add_label, remove_label in (
+            ("heroes", N_("Add a hero formation"), N_("Remove the last hero formation")),
+            ("monsters", N_("Add a monster formation"), N_("Remove the last monster formation")),
+        ):
+            add = self._button(add_label, width=230)
+            add.on_click(self._act(lambda s=side: plan.add_formation(s), message))
+            remove = self._button(remove_label, width=270)
+            remove.on_click(self._act(lambda s=side: plan.remove_formation(s), message))
+            buttons += [add, remove]
+        take_out = self._button(N_("Take out of the encounter"), width=250)
+        take_out.on_click(self._act(plan.take_out_selected, message))
+        buttons.append(take_out)
+        self.encounter_status = pane("")
+        for obj, names in ((plan, ["heroes", "monsters", "selected"]), (desk.heroes, ["characters"]),
+                           (desk.monsters, ["characters"])):
+            obj.param.watch(self._draw_plan, names)
+        desk.param.watch(self._show_encounter, ["encounter_error", "balance", "pairing"])
+        self.binder.on_lang(self._draw_plan)
+        self.binder.on_lang(self._show_encounter)
+        first = pn.widgets.RadioButtonGroup(value="heroes", height=48, width=320, margin=(5, 10))
+        self.binder.options(first, {"heroes": N_("Heroes strike first"), "monsters": N_("Monsters strike first")})
+        first.link(self.setup, value="first", bidirectional=True)
+        rule = select(width=300)
+        self.binder.text(rule, "name", N_("Damage"))
+        self.binder.options(rule, {"difference": N_("Difference + points spent"),
+                                   "one_plus": N_("1 + difference from 2 up, + points spent")})
+        rule.link(self.setup, value="damage_rule", bidirectional=True)
+        s = self.setup
+        policies = pn.FlexBox(
+            self._field(s, "hero_attack", N_("Hero favour per attack"), 170),
+            self._field(s, "hero_defence", N_("Hero favour per defence"), 170),
+            self._field(s, "hero_recover_below", N_("Hero recovers below life"), 190),
+            self._field(s, "hero_recover_spend", N_("Hero favour per recovery"), 180),
+            self._field(s, "monster_attack", N_("Monster stoutness per attack"), 200),
+            self._field(s, "monster_defence", N_("Monster stoutness per defence"), 200),
+            self._field(s, "monster_recover_below", N_("Monster recovers below life"), 200),
+            self._field(s, "monster_recover_spend", N_("Monster stoutness per recovery"), 210),
+            first, rule, flex_wrap="wrap", align_items="flex-end",
+        )
+        self._draw_plan()
+        return pn.Column(title, help_, self.bench, self.grid, pn.FlexBox(*buttons, flex_wrap="wrap"), message,
+                         self.encounter_status, policies, styles=CARD, sizing_mode="stretch_width")
+
+    def _place_button(self, side: str, k: int, pos: str, name: str | None) -> pn.widgets.Button:
+        tr, plan = self.tr, self.desk.plan
+        selected = plan.selected == ("place", side, k, pos)
+        label = name or tr(N_("empty"))
+        b = button(label, kind="primary" if selected else "default", width=150,
+                   css_classes=[f"place-{side}-{k + 1}-{pos}"] + (["selected"] if selected else []))
+        b.on_click(self._act(lambda: plan.tap_place(side, k, pos), self.plan_message))
+        return b
+
+    def _draw_plan(self, *_: Any) -> None:
+        tr, desk, plan = self.tr, self.desk, self.desk.plan
+        bench_rows = []
+        for side in ("heroes", "monsters"):
+            names = desk.bench(side)
+            items = []
+            for n in names:
+                selected = plan.selected == ("bench", side, n)
+                b = button(n, kind="primary" if selected else "default", width=150,
+                           css_classes=[f"bench-{side}"] + (["selected"] if selected else []))
+                b.on_click(self._act(lambda s=side, name=n: plan.tap_bench(s, name), self.plan_message))
+                items.append(b)
+            label = html_pane(f'<div class="muted">{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>',
+                              width=170)
+            if not items:
+                items = [html_pane('<div class="muted">—</div>', width=40)]
+            bench_rows.append(pn.FlexBox(label, *items, flex_wrap="wrap", align_items="center"))
+        self.bench.objects = bench_rows
+        rows = []
+        head = html_pane(
+            '<div class="lines" style="display:flex;gap:6px;font-weight:600">'
+            + "".join(f'<div style="width:150px;text-align:center">{escape(t)}</div>' for t in (
+                tr(N_("Hero defending")), tr(N_("Hero attacking")))) + '<div style="width:70px"></div>'
+            + "".join(f'<div style="width:150px;text-align:center">{escape(t)}</div>' for t in (
+                tr(N_("Monster attacking")), tr(N_("Monster defending")))) + "</div>")
+        rows.append(head)
+        count = max(len(plan.heroes), len(plan.monsters))
+        for k in range(count):
+            cells: list[Any] = []
+            for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
+                lines = getattr(plan, side)
+                for pos in order:
+                    if k < len(lines):
+                        cells.append(self._place_button(side, k, pos, lines[k][0 if pos == "attacking" else 1]))
+                    else:
+                        cells.append(pn.Spacer(width=160))
+                if side == "heroes":
+                    cells.append(html_pane(f'<div style="text-align:center;font-weight:700">⚔ {k + 1}</div>', width=60))
+            rows.append(pn.Row(*cells, margin=0))
+        self.grid.objects = rows
+
+    def _show_encounter(self, *_: Any) -> None:
+        tr, desk = self.tr, self.desk
+        if desk.encounter_error is not None:
+            self.encounter_status.object = (f'<div data-testid="encounter-status">'
+                                            f'{_error_html(tr, desk.encounter_error)}</div>')
+            return
+        b = desk.balance
+        ratio = float(b.ratio)
+        needle = min(100.0, ratio / 2 * 100)
+        pairing = describe_events(tr, desk.pairing, desk.sides())
+        repair = ""
+        if pairing:
+            repair = ('<div class="readout"><b>' + escape(tr(N_("Re-pairing at the start"))) + "</b></div><ul>"
+                      + "".join(f"<li>{escape(t)}</li>" for t in pairing) + "</ul>")
+        self.encounter_status.object = (
+            f'<div data-testid="encounter-status"><div class="readout">'
+            + escape(tr(N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
+                        m=b.monsters_life, h=b.heroes_max_life, r=ratio))
+            + f' <span class="verdict" data-testid="verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
+            f'<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="2" aria-valuenow="{ratio:.2f}" '
+            f'aria-label="{escape(tr(N_("Balance")))}"><div class="needle" style="left:{needle:.1f}%"></div></div>'
+            f'<div class="note">{escape(tr(N_("Easy below 0.75, even up to 1.25, hard up to 1.75, deadly above.")))}</div>'
+            f"{repair}</div>"
+        )
+
+    # -- duel odds ---------------------------------------------------------------------------------------------
+    def _odds_card(self) -> pn.viewable.Viewable:
+        tr, desk = self.tr, self.desk
+        hero = desk.hero_form
+        title = html_pane("")
+        note = html_pane("")
+        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Odds of a duel")))))
+        self.binder.on_lang(lambda: setattr(note, "object", '<div class="note">' + escape(tr(N_(
+            "The character chosen above against the monster chosen in Monsters, both attacking, points spent "
+            "by the policies above; recovery is left out of the exact odds."))) + "</div>"))
+        sheet = pn.FlexBox(
+            self._field(hero, "skill", N_("Hero's skill"), 120),
+            self._field(hero, "life", N_("Hero's life"), 120), self._field(hero, "life_max", N_("Hero's life (max)"), 140),
+            self._field(hero, "favour", N_("Hero's favour"), 130), self._field(hero, "favour_max", N_("Hero's favour (max)"), 160),
+            flex_wrap="wrap", align_items="flex-end",
+        )
+        self.odds_readout = pane("")
+        self.life_chart = LifeLeftChart()
+        self.spend_chart = ProbabilityByValueChart([0, 1, 2, 3])
+        self.binder.on_lang(lambda: self.life_chart.set_labels(tr(N_("Life left at the end")), tr(N_("Chance")),
+                                                                tr(N_("Hero wins")), tr(N_("Monster wins"))))
+        self.binder.on_lang(lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")),
+                                                                 tr(N_("Chance the hero wins"))))
+        desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
+        self.binder.on_lang(self._show_odds)
+        return pn.Column(title, note, sheet, self.odds_readout,
+                         pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
+                         pn.pane.Bokeh(self.spend_chart.figure, sizing_mode="stretch_width", height=220),
+                         styles=CARD, sizing_mode="stretch_width")
+
+    def _show_odds(self, *_: Any) -> None:
+        tr, desk = self.tr, self.desk
+        odds = desk.odds
+        if odds is None:
+            self.odds_readout.object = (f'<div class="readout" data-testid="duel-readout">'
+                                        f'{_error_html(tr, desk.odds_error)}</div>')
+            self.life_chart.update({}, {})
+            self.spend_chart.update({}, None)
+            return
+        hero = desk.hero_form.name_text.strip() or tr(N_("Hero"))
+        monster = desk.monster_form.name_text.strip() or tr(N_("Monster"))
+        values = self.setup.parse()
+        self.odds_readout.object = (
+            f'<div class="readout" data-testid="duel-readout">'
+            + escape(tr(N_("{hero} against {monster}"), hero=hero, monster=monster)) + ": "
+            + escape(tr(N_("the hero wins"))) + f' <b data-testid="p-hero-wins">{percent(odds.p_hero_wins)}</b>, '
+            + escape(tr(N_("the monster wins"))) + f" <b>{percent(odds.p_monster_wins)}</b>; "
+            + escape(tr(N_("expected rounds {r:.2f}"), r=float(odds.expected_rounds))) + "</div>"
+        )
+        self.life_chart.update(odds.hero_life_left, odds.monster_life_left)
+        self.spend_chart.update(desk.by_spend, values.get("hero_attack"))
+
+    # -- the fight -----------------------------------------------------------------------------------------------
+    def _fight_card(self) -> pn.viewable.Viewable:
+        tr, run = self.tr, self.run
+        title = html_pane("")
+        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Run the fight")))))
+        self.fight_message = message = html_pane("")
+        start = self._button(N_("Start the fight"), kind="primary", width=220)
+        start.on_click(self._act(self.desk.start_fight, message))
+        self.fight_status = pane("")
+        self.target = select(width=240)
+        self.binder.text(self.target, "name", N_("Target"))
+        self.target.param.watch(lambda e: setattr(run, "target", e.new or ""), "value")
+        manual = checkbox("")
+        self.binder.text(manual, "name", N_("Type in the dice"))
+        manual.link(run, value="manual", bidirectional=True)
+        dice_fields = pn.FlexBox(
+            self._field(run, "a1", N_("Attacker's die 1"), 130), self._field(run, "a2", N_("Attacker's die 2"), 130),
+            self._field(run, "d1", N_("Defender's die 1"), 130), self._field(run, "d2", N_("Defender's die 2"), 130),
+            flex_wrap="wrap", align_items="flex-end", visible=False,
+        )
+        run.param.watch(lambda e: setattr(dice_fields, "visible", e.new), "manual")
+        attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
+        attack.on_click(self._act(lambda: run.attack(), message))
+        recover = self._button(N_("Recover"), width=160, height=56)
+        recover.on_click(self._act(lambda: run.recover(), message))
+        undo = self._button(N_("Undo"), width=140, height=56)
+        undo.on_click(self._act(run.undo, message))
+        self.step = pane("")
+        self.controls = pn.Column(
+            pn.FlexBox(self.target, self._field(run, "attack_points", N_("Points the attacker spends"), 200),
+                       self._field(run, "defence_points", N_("Points the defender spends"), 200), manual,
+                       flex_wrap="wrap", align_items="flex-end"),
+            dice_fields, pn.FlexBox(attack, recover, undo, flex_wrap="wrap"), sizing_mode="stretch_width", margin=0,
+            visible=False,
+        )
+        run.param.watch(self._show_fight, ["version"])
+        self.binder.on_lang(self._show_fight)
+        return pn.Column(title, start, self.fight_status, self.controls, message, self.step,
+                         styles=CARD, sizing_mode="stretch_width")
+
+    def _lines_html(self, state: Any) -> str:
+        tr = self.tr
+
+        def cell(names: tuple[str, ...]) -> str:
+            if not names:
+                return '<td class="muted">—</td>'
+            parts = []
+            for n in names:
+                c = state.creature(n)
+                parts.append(f"<b>{escape(n)}</b><br>" + escape(tr(N_("life {life}/{max}, points {p}"), life=c.life,
+                                                                     max=c.max_life, p=c.points)))
+            return "<td>" + "<br>".join(parts) + "</td>"
+
+        heads = (tr(N_("Hero defending")), tr(N_("Hero attacking")), "", tr(N_("Monster attacking")),
+                 tr(N_("Monster defending")))
+        rows = "".join(f"<th>{escape(h)}</th>" for h in heads)
+        body = []
+        hf, mf = state.hero_formations, state.monster_formations
+        for k in range(max(len(hf), len(mf))):
+            h = hf[k] if k < len(hf) else None
+            m = mf[k] if k < len(mf) else None
+            body.append("<tr>" + (cell(h.defending) + cell(h.attacking) if h else "<td></td><td></td>")
+                        + f"<td><b>⚔ {k + 1}</b></td>"
+                        + (cell(m.attacking) + cell(m.defending) if m else "<td></td><td></td>") + "</tr>")
+        fallen = [c.name for c in state.creatures if not c.alive]
+        out = f'<table class="lines log" data-testid="fight-lines"><thead><tr>{rows}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        if fallen:
+            out += ('<div class="readout">' + escape(tr(N_("Fallen: {names}"), names=", ".join(fallen))) + "</div>")
+        return out
+
+    def _show_fight(self, *_: Any) -> None:
+        tr, run = self.tr, self.run
+        state = run.state
+        if state is None:
+            self.fight_status.object = ('<div class="muted" data-testid="fight-status">'
+                                        + escape(tr(N_("Place the creatures above, then start the fight."))) + "</div>")
+            self.controls.visible = False
+            self.step.object = ""
+            return
+        na = run.next_action()
+        if na is None:
+            if state.winner == "heroes":
+                text = tr(N_("The heroes win in round {round}."), round=state.round)
+            elif state.winner == "monsters":
+                text = tr(N_("The monsters win in round {round}."), round=state.round)
+            else:
+                text = tr(N_("No winner after {round} rounds: the fight is stopped."), round=state.round)
+            good = "good" if state.winner == "heroes" else "bad"
+            status = f'<div class="outcome {good}" data-testid="fight-over">{escape(text)}</div>'
+            self.target.options = []
+        else:
+            turn = (N_("Round {round}: the heroes' turn.") if na.side == "heroes" else
+                    N_("Round {round}: the monsters' turn."))
+            if na.attack_number == 1:
+                why = tr(N_("{actor} acts: the first attack of its turn, or a recovery instead."), actor=na.actor)
+            else:
+                last = run.last_attack() or {}
+                why = tr(N_("{actor} attacks again."), actor=na.actor) + " " + extra_attack_text(
+                    tr, na.attack_number, last.get("damage", 0), last.get("life_before", 0))
+            status = (f'<div class="readout" data-testid="fight-status"><b>{escape(tr(turn, round=na.round))}</b> '
+                      f'<span data-testid="actor">{escape(why)}</span></div>')
+            options = {}
+            for n in na.targets:
+                label = n + (" " + tr(N_("(defending: attack halved)")) if n in na.halved_targets else "")
+                options[label] = n
+            self.target.options = options
+            self.target.value = na.default_target
+        self.fight_status.object = status + self._lines_html(state)
+        self.controls.visible = na is not None
+        self._show_step()
+
+    def _show_step(self) -> None:
+        tr = self.tr
+        entry = self.run.last
+        if entry is None:
+            self.step.object = ""
+            return
+        events = entry.roll["events"]
+        label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
+        parts = []
+        for e in events:
+            if e["event"] == "attack":
+                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["attack_faces"]],
+                                      tr(N_("Attack: {name}"), name=e["attacker"])))
+                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["defence_faces"]],
+                                      tr(N_("Defence: {name}"), name=e["defender"])))
+                if e["hit"]:
+                    outcome = tr(N_("Hit: {damage} damage"), damage=e["damage"])
+                else:
+                    outcome = tr(N_("Parried"))
+                parts.append(f'<div class="outcome {"good" if e["hit"] else "bad"}" data-testid="blow">'
+                             f"{escape(outcome)}</div>")
+                if not any(x["event"] == "extra_attack" for x in events):
+                    why = no_extra_attack_text(tr, e)
+                    if why:
+                        parts.append(f'<div class="readout" data-testid="extra">{escape(why)}</div>')
+            elif e["event"] == "extra_attack":
+                last = next(x for x in events if x["event"] == "attack")
+                parts.append(f'<div class="readout" data-testid="extra"><b>'
+                             f'{escape(extra_attack_text(tr, e["attack_number"], last["damage"], last["life_before"]))}'
+                             "</b></div>")
+            elif e["event"] == "recover":
+                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["faces"]],
+                                      tr(N_("Recovery: {name}"), name=e["creature"])))
+        text = describe_events(tr, [e for e in events if e["event"] != "round_end"], self.desk.sides())
+        self.step.object = (f'<div data-testid="fight-step">{"".join(parts)}<ul>'
+                            + "".join(f"<li>{escape(t)}</li>" for t in text) + "</ul></div>")
+
+    # -- simulation ----------------------------------------------------------------------------------------------
+    def _sim_card(self) -> pn.viewable.Viewable:
+        tr, sim = self.tr, self.desk.sim
+        title = html_pane("")
+        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Simulate")))))
+        message = html_pane("")
+        go = self._button(N_("Simulate"), kind="primary", width=180)
+        go.on_click(self._act(self.desk.simulate, message))
+        self.sim_readout = pane("")
+        show = self._button(N_("Show this fight"), width=200)
+        show.on_click(self._act(sim.open_run, message))
+        self.sim_log = pane("")
+        sim.param.watch(self._show_sim, ["summary"])
+        sim.param.watch(self._show_run, ["run_log"])
+        self.sim_run = pn.FlexBox(TextField(self.binder, sim, "run_text", N_("Run number"), width=140), show,
+                                  flex_wrap="wrap", align_items="flex-end", visible=False)
+        self.binder.on_lang(self._show_sim)
+        self.binder.on_lang(self._show_run)
+        return pn.Column(
+            title,
+            pn.FlexBox(self._field(self.setup, "runs", N_("Runs"), 120), self._field(self.setup, "seed", N_("Seed"), 220),
+                       go, flex_wrap="wrap", align_items="flex-end"),
+            message, self.sim_readout, self.sim_run, self.sim_log, styles=CARD, sizing_mode="stretch_width",
+        )
+
+    def _show_sim(self, *_: Any) -> None:
+        tr, summary = self.tr, self.desk.sim.summary
+        self.sim_run.visible = bool(summary)
+        if not summary:
+            self.sim_readout.object = ""
+            return
+        low, high = summary["p_heroes_win_ci95"]
+        survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
+        self.sim_readout.object = (
+            '<div class="readout" data-testid="sim-readout">'
+            + escape(tr(N_("Heroes win {p} of {runs} fights (95% interval {low}–{high})."), p=percent(summary["p_heroes_win"]),
+                        runs=summary["runs"], low=percent(low), high=percent(high)))
+            + "<br>" + escape(tr(N_("Monsters win {m}, unfinished {u}; {r:.1f} rounds on average."),
+                                 m=summary["monster_wins"], u=summary["unfinished"], r=summary["mean_rounds"]))
+            + f'<div>{escape(tr(N_("Still standing at the end:")))}<ul>{survivors}</ul></div></div>'
+        )
+
+    def _show_run(self, *_: Any) -> None:
+        tr, sim = self.tr, self.desk.sim
+        if not sim.run_log:
+            self.sim_log.object = ""
+            return
+        lines = describe_events(tr, [e for e in sim.run_log if e["event"] != "round_end"], self.desk.sides())
+        self.sim_log.object = (
+            f'<div data-testid="sim-log"><div class="readout">'
+            + escape(tr(N_("Fight {n}, seed {seed}"), n=sim.run_text.strip(), seed=sim.run_result.get("seed", "")))
+            + '</div><ol class="blow">' + "".join(f"<li>{escape(t)}</li>" for t in lines) + "</ol></div>"
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
