@@ -4,7 +4,8 @@ Every document the app exports, imports or keeps in the browser is JSON of the
 form ``{"format": "kostka", "version": 1, "kind": ..., ...}`` with ``kind``
 one of:
 
-- ``"characters"``: ``"systems": {"one-ring" | "gurps" | "fate": {"current": i, "characters": [...]}}``;
+- ``"characters"``: ``"systems": {"one-ring" | "gurps" | "fate": {"current": i, "characters": [...]}}``
+  and optionally ``"monsters": {"current": i, "characters": [...]}`` (Fate & Doom monster sheets);
 - ``"log"``: ``"rolls": [entry, ...]`` (the session's roll log);
 - ``"bundle"``: both.
 
@@ -18,6 +19,10 @@ bad value (``"systems.one-ring.characters[2].awe"``), ``code`` (``"format"``,
 translated message. Nothing else escapes. Links have their own strict door,
 :func:`engine.links.decode_link`.
 
+``lenient=True`` is for what the app stored itself (a form keeps half-typed
+text): a bad field, character, system or log entry is left out and listed in
+``Document.problems``, and the rest is kept.
+
 Character fields are the web app's: a One Ring hero has ``name``,
 ``strength``/``heart``/``wits``, each skill by id (``awe`` …) with its
 favoured mark ``fav_<skill>``, the proficiencies by id, ``valour``,
@@ -25,7 +30,8 @@ favoured mark ``fav_<skill>``, the proficiencies by id, ``valour``,
 GURPS character ``name``, ``st``/``dx``/``iq``/``ht``, ``skills``
 ``[{name, level}]`` and optional ``modifiers`` ``[{name, value}]``; a Fate &
 Doom hero ``name``, ``skill``, ``favour``, ``favour_max``, ``life``,
-``life_max``. Every field may be left out (the app fills in its default);
+``life_max``; a monster ``name``, ``life``, ``life_max``, ``skill``,
+``stoutness``, ``stoutness_max``. Every field may be left out (the app fills in its default);
 unknown fields are refused. Numbers may be JSON numbers or decimal text (a form
 keeps what was typed) and come out as ints.
 
@@ -137,10 +143,24 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         "life": ("int", 0, 99),
         "life_max": ("int", 1, 99),
     },
+    # Fate & Doom monster sheets, kept beside the characters under "monsters"
+    "fate-monster": {
+        "name": _NAME,
+        "life": ("int", 0, 999),
+        "life_max": ("int", 1, 999),
+        "skill": ("int", -20, 99),
+        "stoutness": ("int", 0, 99),
+        "stoutness_max": ("int", 0, 99),
+    },
 }
 
 #: Current values that may not exceed their maximum.
-_CAPS = {"one-ring": (("hope", "hope_max"),), "gurps": (), "fate": (("favour", "favour_max"), ("life", "life_max"))}
+_CAPS = {
+    "one-ring": (("hope", "hope_max"),),
+    "gurps": (),
+    "fate": (("favour", "favour_max"), ("life", "life_max")),
+    "fate-monster": (("life", "life_max"), ("stoutness", "stoutness_max")),
+}
 
 _ENTRY_FIELDS: dict[str, tuple[Any, ...]] = {
     "number": ("int", 1, 10**9),
@@ -191,12 +211,21 @@ def _require_mapping(path: str, value: Any) -> Mapping[str, Any]:
     return value
 
 
-def _require_list(path: str, value: Any, limit: int) -> list[Any]:
+def _require_list(path: str, value: Any, limit: int, problems: list[InputError] | None = None) -> list[Any]:
+    """``value`` if it is a list of at most ``limit`` items; leniently, the first ``limit`` items."""
     if not isinstance(value, list):
         raise InputError(path, "type", f"expected a list, got {_json_type(value)}", expected="array", got=_json_type(value))
     if len(value) > limit:
-        raise InputError(path, "range", f"at most {limit} items, got {len(value)}", high=limit, value=len(value))
+        _keep(problems, InputError(path, "range", f"at most {limit} items, got {len(value)}", high=limit, value=len(value)))
+        return value[:limit]
     return value
+
+
+def _keep(problems: list[InputError] | None, error: InputError) -> None:
+    """Strict (``problems is None``): raise ``error``. Lenient: note it and go on without the value."""
+    if problems is None:
+        raise error
+    problems.append(error)
 
 
 def _json_type(value: Any) -> str:
@@ -215,7 +244,7 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
-def _value(path: str, spec: tuple[Any, ...], value: Any) -> Any:
+def _value(path: str, spec: tuple[Any, ...], value: Any, problems: list[InputError] | None = None) -> Any:
     kind = spec[0]
     try:
         if kind in ("int", "bool") and not isinstance(value, (int, float, str)):
@@ -236,57 +265,82 @@ def _value(path: str, spec: tuple[Any, ...], value: Any) -> Any:
     except InputError as error:
         raise _at(path, error) from None
     if kind == "rows":
-        rows = _require_list(path, value, spec[2])
-        return [_fields(f"{path}[{i}]", spec[1], row) for i, row in enumerate(rows)]
+        rows = []
+        for i, row in enumerate(_require_list(path, value, spec[2], problems)):
+            try:
+                rows.append(_fields(f"{path}[{i}]", spec[1], row, problems))
+            except InputError as error:  # lenient: a row that is not an object is left out
+                _keep(problems, error)
+        return rows
     raise AssertionError(kind)  # pragma: no cover
 
 
-def _fields(path: str, table: Mapping[str, tuple[Any, ...]], data: Any) -> dict[str, Any]:
+def _fields(path: str, table: Mapping[str, tuple[Any, ...]], data: Any, problems: list[InputError] | None = None) -> dict[str, Any]:
     data = _require_mapping(path, data)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key not in table:
-            raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(table), value=_short(key))
-        out[key] = _value(f"{path}.{key}", table[key], value)
+        try:
+            if key not in table:
+                raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(table), value=_short(key))
+            out[key] = _value(f"{path}.{key}", table[key], value, problems)
+        except InputError as error:
+            _keep(problems, error)
     return out
 
 
 # -- characters ------------------------------------------------------------------------------------
 
 
-def validate_character(system: Any, data: Any, path: str = "character") -> dict[str, Any]:
-    """A character of ``system`` checked field by field; numbers come out as ints."""
-    system = _choice("system", system, SYSTEMS)
-    out = _fields(path, CHARACTER_FIELDS[system], data)
+def validate_character(system: Any, data: Any, path: str = "character", *, problems: list[InputError] | None = None) -> dict[str, Any]:
+    """A character of ``system`` checked field by field; numbers come out as ints.
+
+    With a ``problems`` list (lenient), a bad field is left out and its error
+    added to the list instead of raised; a character that is not an object
+    still raises.
+    """
+    system = _choice("system", system, tuple(CHARACTER_FIELDS))
+    out = _fields(path, CHARACTER_FIELDS[system], data, problems)
     for current, maximum in _CAPS[system]:
         if current in out and maximum in out and out[current] > out[maximum]:
-            raise RuleError(f"{path}.{current}", f"{current} ({out[current]}) is above {maximum} ({out[maximum]})", value=out[current], high=out[maximum])
+            _keep(problems, RuleError(f"{path}.{current}", f"{current} ({out[current]}) is above {maximum} ({out[maximum]})", value=out[current], high=out[maximum]))
+            del out[current]
     return out
 
 
-def _validate_systems(path: str, value: Any) -> dict[str, Any]:
+def _validate_systems(path: str, value: Any, problems: list[InputError] | None = None) -> dict[str, Any]:
     systems = _require_mapping(path, value)
     out: dict[str, Any] = {}
     for system, roster in systems.items():
-        here = f"{path}.{system}"
-        if system not in SYSTEMS:
-            raise InputError(f"{path}.{_short(str(system))}", "choice", f"unknown system {_short(system)!r}", allowed=list(SYSTEMS), value=_short(system))
-        roster = _require_mapping(here, roster)
-        for key in roster:
-            if key not in ("current", "characters"):
-                raise InputError(f"{here}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=["characters", "current"], value=_short(key))
-        if "characters" not in roster:
-            raise InputError(f"{here}.characters", "type", "the list of characters is missing")
-        chars = _require_list(f"{here}.characters", roster["characters"], MAX_CHARACTERS)
-        checked = [validate_character(system, c, f"{here}.characters[{i}]") for i, c in enumerate(chars)]
-        current = 0
-        if "current" in roster:
-            try:
-                current = check_int(f"{here}.current", roster["current"], 0, max(len(checked) - 1, 0))
-            except InputError as error:
-                raise _at(f"{here}.current", error) from None
-        out[system] = {"current": current, "characters": checked}
+        try:
+            if system not in SYSTEMS:
+                raise InputError(f"{path}.{_short(str(system))}", "choice", f"unknown system {_short(system)!r}", allowed=list(SYSTEMS), value=_short(system))
+            out[system] = _validate_roster(f"{path}.{system}", system, roster, problems)
+        except InputError as error:  # lenient: an unreadable system is left out, the others kept
+            _keep(problems, error)
     return out
+
+
+def _validate_roster(here: str, system: str, roster: Any, problems: list[InputError] | None) -> dict[str, Any]:
+    """``{"current": i, "characters": [...]}`` of one system (or of the monsters, ``"fate-monster"``)."""
+    roster = _require_mapping(here, roster)
+    for key in roster:
+        if key not in ("current", "characters"):
+            _keep(problems, InputError(f"{here}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=["characters", "current"], value=_short(key)))
+    if "characters" not in roster:
+        raise InputError(f"{here}.characters", "type", "the list of characters is missing")
+    checked = []
+    for i, char in enumerate(_require_list(f"{here}.characters", roster["characters"], MAX_CHARACTERS, problems)):
+        try:
+            checked.append(validate_character(system, char, f"{here}.characters[{i}]", problems=problems))
+        except InputError as error:  # lenient: a character that is not an object is left out
+            _keep(problems, error)
+    current = 0
+    if "current" in roster:
+        try:
+            current = check_int(f"{here}.current", roster["current"], 0, max(len(checked) - 1, 0))
+        except InputError as error:
+            _keep(problems, _at(f"{here}.current", error))
+    return {"current": current, "characters": checked}
 
 
 # -- the roll log ----------------------------------------------------------------------------------
@@ -360,11 +414,17 @@ class Document:
     systems: dict[str, Any] | None
     rolls: list[dict[str, Any]] | None
     migrated_from: int = VERSION
+    #: Lenient reading only: what was left out, one error per value (empty when strict).
+    problems: tuple[InputError, ...] = ()
+    #: Fate & Doom monster sheets (a roster like a system's), when the document has them.
+    monsters: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": self.kind}
         if self.systems is not None:
             out["systems"] = self.systems
+        if self.monsters is not None:
+            out["monsters"] = self.monsters
         if self.rolls is not None:
             out["rolls"] = self.rolls
         return out
@@ -438,7 +498,7 @@ def _identify(data: Any) -> tuple[int, dict[str, Any]]:
     except InputError as error:
         raise _at("version", error) from None
     if version > VERSION:
-        raise InputError("version", "range", f"this document is of version {version}, newer than this app reads (up to {VERSION}); update the app", high=VERSION, value=version)
+        raise InputError("version", "range", f"this document is of version {_short(version)}, newer than this app reads (up to {VERSION}); update the app", high=VERSION, value=_short(version))
     return version, dict(data)
 
 
@@ -453,39 +513,59 @@ def migrate(data: Any) -> tuple[int, dict[str, Any]]:
     return read, doc
 
 
-def validate_document(data: Any, *, kind: str | None = None) -> Document:
-    """Validate a parsed document (any supported version); ``kind`` demands one kind."""
+def validate_document(data: Any, *, kind: str | None = None, lenient: bool = False) -> Document:
+    """Validate a parsed document (any supported version); ``kind`` demands one kind.
+
+    Strict by default: the first bad value raises. ``lenient=True`` is for data
+    the app itself stored (a form keeps half-typed values): a bad field,
+    character, system or log entry is left out and listed in
+    ``Document.problems``, everything else is kept. A document that cannot be
+    read at all (not JSON, another format, a newer version) raises either way.
+    """
+    problems: list[InputError] | None = [] if lenient else None
     read, doc = migrate(data)
     doc_kind = _value("kind", ("choice", KINDS), doc.get("kind"))
     if kind is not None and doc_kind != kind and not (doc_kind == "bundle" and kind in ("characters", "log")):
         raise InputError("kind", "choice", f"expected a {kind} document, got a {doc_kind} document", allowed=[kind], value=doc_kind)
     allowed = {"format", "version", "kind", "exported"}
-    allowed |= {"systems"} if doc_kind in ("characters", "bundle") else set()
+    allowed |= {"systems", "monsters"} if doc_kind in ("characters", "bundle") else set()
     allowed |= {"rolls"} if doc_kind in ("log", "bundle") else set()
     for key in doc:
         if key not in allowed:
-            raise InputError(_short(str(key)) or "document", "choice", f"unknown field {_short(key)!r} in a {doc_kind} document", allowed=sorted(allowed), value=_short(key))
+            _keep(problems, InputError(_short(str(key)) or "document", "choice", f"unknown field {_short(key)!r} in a {doc_kind} document", allowed=sorted(allowed), value=_short(key)))
     if "exported" in doc:
-        _value("exported", ("text", MAX_SHORT_TEXT), doc["exported"])
-    systems = rolls = None
+        try:
+            _value("exported", ("text", MAX_SHORT_TEXT), doc["exported"])
+        except InputError as error:
+            _keep(problems, error)
+    systems = rolls = monsters = None
     if doc_kind in ("characters", "bundle"):
         if "systems" not in doc:
             raise InputError("systems", "type", "the characters are missing")
-        systems = _validate_systems("systems", doc["systems"])
+        systems = _validate_systems("systems", doc["systems"], problems)
+        if "monsters" in doc:
+            try:
+                monsters = _validate_roster("monsters", "fate-monster", doc["monsters"], problems)
+            except InputError as error:
+                _keep(problems, error)
     if doc_kind in ("log", "bundle"):
         if "rolls" not in doc:
             raise InputError("rolls", "type", "the rolls are missing")
-        entries = _require_list("rolls", doc["rolls"], MAX_LOG_ENTRIES)
-        rolls = [validate_roll_entry(e, f"rolls[{i}]") for i, e in enumerate(entries)]
-    return Document(doc_kind, systems, rolls, read)
+        rolls = []
+        for i, entry in enumerate(_require_list("rolls", doc["rolls"], MAX_LOG_ENTRIES, problems)):
+            try:
+                rolls.append(validate_roll_entry(entry, f"rolls[{i}]"))
+            except InputError as error:  # lenient: a bad entry is left out whole
+                _keep(problems, error)
+    return Document(doc_kind, systems, rolls, read, tuple(problems or ()), monsters)
 
 
-def read_document(text: Any, *, kind: str | None = None) -> Document:
-    """Parse, migrate and validate a document from a file or browser storage."""
-    return validate_document(parse_json(text), kind=kind)
+def read_document(text: Any, *, kind: str | None = None, lenient: bool = False) -> Document:
+    """Parse, migrate and validate a document from a file or browser storage (see :func:`validate_document`)."""
+    return validate_document(parse_json(text), kind=kind, lenient=lenient)
 
 
-def dump_document(kind: str, *, systems: Any = None, rolls: Any = None, exported: str | None = None) -> str:
+def dump_document(kind: str, *, systems: Any = None, rolls: Any = None, monsters: Any = None, exported: str | None = None) -> str:
     """Validate and write a document of the current version as compact JSON."""
     kind = _value("kind", ("choice", KINDS), kind)
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": kind}
@@ -493,6 +573,8 @@ def dump_document(kind: str, *, systems: Any = None, rolls: Any = None, exported
         doc["exported"] = exported
     if kind in ("characters", "bundle"):
         doc["systems"] = systems
+        if monsters is not None:
+            doc["monsters"] = monsters
     if kind in ("log", "bundle"):
         doc["rolls"] = rolls
     return validate_document(doc).to_json()
@@ -643,16 +725,26 @@ def json_schema() -> dict[str, Any]:
     entry["properties"]["check"] = {"anyOf": [check_schema(s) for s in CHECKS]}
     entry["properties"]["result"] = {"type": ["object", "null"]}
     entry["properties"]["extra"] = _object_schema({"opponent": ("text", MAX_SHORT_TEXT)})
-    systems = {"type": "object", "additionalProperties": False, "properties": roster}
+    systems = {"type": "object", "additionalProperties": False, "properties": {s: roster[s] for s in SYSTEMS}}
+    monsters = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["characters"],
+        "properties": {
+            "current": {"type": "integer", "minimum": 0, "maximum": MAX_CHARACTERS - 1},
+            "characters": {"type": "array", "maxItems": MAX_CHARACTERS, "items": _object_schema(CHARACTER_FIELDS["fate-monster"])},
+        },
+    }
     rolls = {"type": "array", "maxItems": MAX_LOG_ENTRIES, "items": entry}
     head = {"format": {"const": FORMAT}, "version": {"const": VERSION}, "exported": {"type": "string", "maxLength": MAX_SHORT_TEXT}}
 
     def kind_schema(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        optional = {"monsters": monsters} if "systems" in body else {}
         return {
             "type": "object",
             "additionalProperties": False,
             "required": ["format", "version", "kind", *body],
-            "properties": {**head, "kind": {"const": kind}, **body},
+            "properties": {**head, "kind": {"const": kind}, **body, **optional},
         }
 
     return {

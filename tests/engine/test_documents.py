@@ -379,3 +379,80 @@ def test_validate_character_and_entry_directly():
 
 def test_migrations_cover_every_old_version():
     assert sorted(documents.MIGRATIONS) == list(range(documents.VERSION))
+
+
+# -- monsters and lenient reading ------------------------------------------------------------------
+
+WOLF = {"name": "Wolf", "life": 9, "life_max": 9, "skill": "4", "stoutness": 2, "stoutness_max": 3}
+
+
+def test_monsters_travel_with_the_characters():
+    doc = bundle()
+    doc["monsters"] = {"current": 0, "characters": [WOLF, {"name": "Troll", "life": 30, "life_max": 30}]}
+    read = read_document(json.dumps(doc))
+    assert read.monsters["characters"][0]["skill"] == 4
+    assert read_document(read.to_json()).monsters == read.monsters
+    jsonschema.validate(json.loads(read.to_json()), json_schema())
+    doc["monsters"]["characters"][1]["stoutness"] = 5
+    doc["monsters"]["characters"][1]["stoutness_max"] = 4
+    with pytest.raises(InputError) as info:
+        read_document(json.dumps(doc))
+    assert (info.value.field, info.value.code) == ("monsters.characters[1].stoutness", "rule")
+    doc = bundle()
+    doc["monsters"] = {"characters": [{"life": -1}]}
+    with pytest.raises(InputError) as info:
+        read_document(json.dumps(doc))
+    assert info.value.field == "monsters.characters[0].life"
+    log = json.loads(dump_document("log", rolls=[]))
+    log["monsters"] = {"characters": []}
+    with pytest.raises(InputError) as info:
+        validate_document_dict(log)
+    assert info.value.field == "monsters"
+
+
+def validate_document_dict(data):
+    return documents.validate_document(data)
+
+
+def test_lenient_reading_keeps_everything_readable_and_lists_the_rest():
+    doc = bundle()
+    frodo = _chars(doc, "one-ring")
+    frodo["awe"] = ""  # a field being typed when the page was closed
+    frodo["hope"] = 15  # above hope_max 12
+    frodo["colour"] = "blue"
+    doc["systems"]["one-ring"]["characters"].append("not a character")
+    _chars(doc, "gurps")["skills"].append({"name": "Stealth", "level": "-"})
+    doc["systems"]["dnd"] = {"characters": []}
+    doc["systems"]["fate"]["current"] = 9
+    doc["rolls"][0]["seed"] = 43  # an edited entry is dropped whole
+    doc["monsters"] = {"characters": [WOLF, {"name": "Bad", "life": "many"}]}
+    with pytest.raises(InputError):
+        read_document(json.dumps(doc))
+    read = read_document(json.dumps(doc), lenient=True)
+    fields = sorted(p.field for p in read.problems)
+    assert fields == sorted(
+        [
+            "systems.one-ring.characters[0].awe",
+            "systems.one-ring.characters[0].hope",
+            "systems.one-ring.characters[0].colour",
+            "systems.one-ring.characters[2]",
+            "systems.gurps.characters[0].skills[1].level",
+            "systems.dnd",
+            "systems.fate.current",
+            "rolls[0].result",
+            "monsters.characters[1].life",
+        ]
+    )
+    assert all(p.message for p in read.problems)
+    kept = read.systems["one-ring"]["characters"]
+    assert len(kept) == 2 and "awe" not in kept[0] and "hope" not in kept[0] and kept[0]["stealth"] == 3
+    assert read.systems["gurps"]["characters"][0]["skills"] == [{"name": "Lockpicking", "level": 9}, {"name": "Stealth"}]
+    assert set(read.systems) == {"one-ring", "gurps", "fate"} and read.systems["fate"]["current"] == 0
+    assert [r["number"] for r in read.rolls] == [2, 3, 4, 5, 6, 7]
+    assert [m["name"] for m in read.monsters["characters"]] == ["Wolf", "Bad"]
+    # what lenient reading keeps is a valid strict document
+    assert read_document(read.to_json()).systems == read.systems
+    # a document that cannot be read at all still raises
+    for text in ("{", '{"format": "other"}', '{"format": "kostka", "version": 9, "kind": "log"}'):
+        with pytest.raises(InputError):
+            read_document(text, lenient=True)
