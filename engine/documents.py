@@ -38,7 +38,8 @@ keeps what was typed) and come out as ints.
 A log entry is ``{number, time, system, character, ability, kind ("roll" |
 "contest"), check, seed, secret, revealed, result[, extra]}``; ``result`` must
 be exactly the engine's roll of ``check`` with ``seed`` (so an edited log is
-refused), or ``null`` for a secret roll not yet revealed.
+refused), or ``null`` for a secret roll not yet revealed — whose ``seed`` may
+be left out, so that a log shared with the players does not give it away.
 
 Versions: version 0 kept characters in one list with a ``system`` field per
 character and nested fields (``skills`` ``{id: rating}``, ``favoured``
@@ -176,7 +177,7 @@ _ENTRY_FIELDS: dict[str, tuple[Any, ...]] = {
     "result": ("result",),
     "extra": ("extra",),
 }
-_ENTRY_REQUIRED = ("number", "system", "kind", "check", "seed")
+_ENTRY_REQUIRED = ("number", "system", "kind", "check")  # and "seed", unless a hidden secret roll
 
 
 # -- small helpers ---------------------------------------------------------------------------------
@@ -378,14 +379,16 @@ def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:
     out.setdefault("revealed", not out["secret"])
     if not out["secret"] and not out["revealed"]:
         raise RuleError(f"{path}.revealed", "only a secret roll can be hidden")
+    hidden = out["secret"] and not out["revealed"]
+    if "seed" not in out and not hidden:  # a hidden secret roll may leave its seed out of an export
+        raise InputError(f"{path}.seed", "type", "the field 'seed' is missing")
     cls = _entry_check_class(path, out["system"], out["kind"], data["check"])
     try:
         check = cls.from_dict(_require_mapping(f"{path}.check", data["check"]))
-        record = roll_check(check, out["seed"]).to_dict()
+        record = roll_check(check, out["seed"] if "seed" in out else 0).to_dict()
     except InputError as error:
         raise _at(error.field if error.field.startswith(path) else f"{path}.check.{error.field}", error) from None
     out["check"] = check.to_dict()
-    hidden = out["secret"] and not out["revealed"]
     result = data.get("result")
     if hidden:
         if result is not None:

@@ -291,6 +291,7 @@ BAD_DOCUMENTS = [
     (_with(lambda d: _chars(d, "fate").__setitem__("life_max", 0)), "systems.fate.characters[0].life_max", "range"),
     (_with(lambda d: d["rolls"].append(5)), "rolls[7]", "type"),
     (_with(lambda d: d["rolls"][0].pop("seed")), "rolls[0].seed", "type"),
+    (_with(lambda d: d["rolls"][3].pop("seed")), "rolls[3].seed", "type"),  # revealed: the seed is needed
     (_with(lambda d: d["rolls"][0].__setitem__("seed", 2**64)), "rolls[0].seed", "range"),
     (_with(lambda d: d["rolls"][0].__setitem__("seed", 43)), "rolls[0].result", "rule"),
     (_with(lambda d: d["rolls"][0]["result"].__setitem__("degree", "extraordinary")), "rolls[0].result", "rule"),
@@ -360,6 +361,14 @@ def test_long_values_are_quoted_short():
     with pytest.raises(InputError) as info:
         read_document(json.dumps(doc))
     assert len(info.value.message) < 200 and len(str(info.value.params["value"])) <= 41
+
+
+def test_a_hidden_secret_roll_may_leave_out_its_seed():
+    hidden = {k: v for k, v in ROLLS[2].items() if k != "seed"}
+    assert "seed" not in validate_roll_entry(hidden)
+    doc = json.loads(dump_document("log", rolls=[hidden]))
+    jsonschema.validate(doc, json_schema())
+    assert read_document(json.dumps(doc)).rolls[0]["result"] is None
 
 
 def test_validate_character_and_entry_directly():
