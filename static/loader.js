@@ -1,0 +1,225 @@
+// Kostka's loader (runs on the page, before anything else): shows what is loading and how far,
+// in the user's language; registers the service worker and, on a first visit, lets it cache
+// the whole site before the app starts, so the app's own downloads come from that cache
+// (nothing is downloaded twice, and the next visit works offline).
+(function () {
+  "use strict";
+
+  const TEXT = {
+    en: {
+      offline: "Saving the app for offline use",
+      runtime: "Starting the Python runtime",
+      packages: "Loading Python packages",
+      panel: "Starting the interface",
+      app: "Preparing the dice and odds",
+      render: "Drawing the screen",
+      step: "Step {n} of {total}: {what}…",
+      files: "{done} of {total} files",
+      mb: "{loaded} of {total} MB",
+      seconds: "{s} s",
+      hint: "The first start takes a few seconds. After that Kostka also works without a network.",
+      error: "Kostka could not start.",
+      reload: "Reload",
+    },
+    ru: {
+      offline: "Сохраняем приложение для работы без сети",
+      runtime: "Запускаем Python",
+      packages: "Загружаем пакеты Python",
+      panel: "Запускаем интерфейс",
+      app: "Готовим кости и шансы",
+      render: "Рисуем экран",
+      step: "Шаг {n} из {total}: {what}…",
+      files: "{done} из {total} файлов",
+      mb: "{loaded} из {total} МБ",
+      seconds: "{s} с",
+      hint: "Первый запуск занимает несколько секунд. Потом «Костка» работает и без сети.",
+      error: "Не удалось запустить «Костку».",
+      reload: "Перезагрузить",
+    },
+    cs: {
+      offline: "Ukládáme aplikaci pro práci bez sítě",
+      runtime: "Spouštíme Python",
+      packages: "Načítáme balíčky Pythonu",
+      panel: "Spouštíme rozhraní",
+      app: "Připravujeme kostky a šance",
+      render: "Vykreslujeme obrazovku",
+      step: "Krok {n} z {total}: {what}…",
+      files: "{done} z {total} souborů",
+      mb: "{loaded} z {total} MB",
+      seconds: "{s} s",
+      hint: "První spuštění trvá několik sekund. Potom Kostka funguje i bez sítě.",
+      error: "Kostku se nepodařilo spustit.",
+      reload: "Načíst znovu",
+    },
+  };
+  const STEPS = 5;
+
+  function pickLanguage() {
+    let stored = null;
+    try {
+      stored = window.localStorage.getItem("kostka.lang");
+    } catch (e) { /* storage may be blocked */ }
+    const wanted = [stored, ...(navigator.languages || []), navigator.language];
+    for (const tag of wanted) {
+      const code = String(tag || "").toLowerCase().split(/[-_]/)[0];
+      if (TEXT[code]) return code;
+    }
+    return "en";
+  }
+  const lang = pickLanguage();
+  const T = TEXT[lang];
+  const fmt = (s, vars) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
+
+  const start = performance.now();
+  const ui = {
+    state: {step: 0, key: null, detail: ""},
+    el(id) { return document.getElementById(id); },
+    render() {
+      const root = this.el("kostka-loader");
+      if (!root) return;
+      const s = this.state;
+      if (s.key) {
+        this.el("kostka-loader-step").textContent = fmt(T.step, {n: s.step, total: STEPS, what: T[s.key]});
+      }
+      const secs = Math.floor((performance.now() - start) / 1000);
+      this.el("kostka-loader-detail").textContent = (s.detail ? s.detail + " · " : "") + fmt(T.seconds, {s: secs});
+      const within = Math.max(0, Math.min(1, s.fraction || 0));
+      this.el("kostka-loader-fill").style.width = (Math.max(0, s.step - 1) + within) / STEPS * 100 + "%";
+    },
+    set(step, key, detail, fraction) {
+      Object.assign(this.state, {step: step, key: key, detail: detail || "", fraction: fraction || 0});
+      this.render();
+    },
+    error(message) {
+      const root = this.el("kostka-loader");
+      if (!root) return;
+      root.classList.add("kostka-error");
+      root.setAttribute("aria-busy", "false");
+      this.el("kostka-loader-step").textContent = T.error;
+      this.el("kostka-loader-detail").textContent = message || "";
+      const button = this.el("kostka-loader-reload");
+      button.textContent = T.reload;
+      button.hidden = false;
+      clearInterval(this.timer);
+      document.documentElement.dataset.kostkaLoader = "error";
+    },
+    done() {
+      const root = this.el("kostka-loader");
+      clearInterval(this.timer);
+      document.documentElement.dataset.kostkaLoader = "ready";
+      performance.mark("kostka-interactive");
+      if (root) {
+        root.setAttribute("aria-busy", "false");
+        root.classList.add("kostka-done");
+        setTimeout(() => root.remove(), 250);
+      }
+    },
+  };
+  // tick every second, so the screen never looks frozen
+  ui.timer = setInterval(() => ui.render(), 1000);
+  document.addEventListener("DOMContentLoaded", () => {
+    const hint = ui.el("kostka-loader-hint");
+    if (hint) hint.textContent = T.hint;
+    ui.set(1, "runtime");
+  });
+  document.documentElement.dataset.kostkaLoader = "loading";
+
+  // ---- service worker: on a first visit wait until it has cached everything and controls the page
+  let wasControlled = false;
+  const swReady = (async () => {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return "unsupported";
+    try {
+      wasControlled = Boolean(navigator.serviceWorker.controller);
+      navigator.serviceWorker.addEventListener("message", (event) => {
+        const msg = event.data || {};
+        if (msg.type === "kostka-precache" && !wasControlled && ui.state.step <= 1) {
+          ui.set(1, "offline", fmt(T.files, {done: msg.done, total: msg.total}), msg.done / msg.total);
+        }
+      });
+      navigator.serviceWorker.startMessages();
+      navigator.serviceWorker.addEventListener("controllerchange", () => {
+        // a newer build took over while this (older) page was still starting: start the new one
+        if (wasControlled && document.documentElement.dataset.kostkaLoader === "loading") location.reload();
+      });
+      const reg = await navigator.serviceWorker.register("sw.js", {updateViaCache: "none"});
+      if (wasControlled) return "controlled";
+      const installing = reg.installing || reg.waiting;
+      if (!installing) return "uncontrolled";
+      ui.set(1, "offline");
+      await new Promise((resolve) => {
+        navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true});
+        installing.addEventListener("statechange", () => {
+          if (installing.state === "redundant") resolve();
+        });
+      });
+      return navigator.serviceWorker.controller ? "controlled" : "failed";
+    } catch (error) {
+      console.warn("Kostka: service worker unavailable, continuing online only", error);
+      return "failed";
+    }
+  })();
+
+  // ---- the app's worker: started once the service worker is ready; panel's page code talks to it
+  class DeferredWorker {
+    constructor(url) {
+      this.onmessage = null;
+      this._pending = [];
+      this._worker = null;
+      swReady.then(() => {
+        ui.set(1, "runtime");
+        const worker = new Worker(url);
+        worker.onmessage = (event) => this._dispatch(event);
+        worker.onerror = (event) => ui.error(event.message);
+        this._worker = worker;
+        for (const msg of this._pending) worker.postMessage(msg);
+        this._pending = [];
+      });
+    }
+
+    postMessage(msg) {
+      if (this._worker) this._worker.postMessage(msg);
+      else this._pending.push(msg);
+    }
+
+    async _dispatch(event) {
+      const msg = event.data || {};
+      if (msg.type === "kostka-status") {
+        ui.set(msg.step, msg.key);
+        return;
+      }
+      if (msg.type === "kostka-bytes") {
+        if (ui.state.step <= 2) {
+          const mb = (n) => (n / 1e6).toFixed(1);
+          ui.state.detail = fmt(T.mb, {loaded: mb(Math.min(msg.loaded, msg.total)), total: mb(msg.total)});
+          ui.state.fraction = ui.state.step === 2 ? msg.loaded / msg.total : 0;
+          ui.render();
+        }
+        return;
+      }
+      if (msg.type === "kostka-error") {
+        ui.error(msg.message);
+        return;
+      }
+      if (msg.type === "status") {
+        // Panel's own status text (e.g. the last line of a Python error)
+        ui.state.detail = String(msg.msg || "");
+        ui.render();
+        return;
+      }
+      try {
+        if (this.onmessage) await this.onmessage(event);
+      } catch (error) {
+        console.error(error);
+        ui.error(String(error));
+        return;
+      }
+      if (msg.type === "render") ui.done();
+    }
+  }
+
+  window.KostkaLoader = {
+    language: lang,
+    serviceWorker: swReady,
+    worker: (url) => new DeferredWorker(url),
+  };
+})();

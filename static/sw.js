@@ -1,0 +1,53 @@
+// Kostka's service worker. build.py puts the versioned list of EVERY file of the site below,
+// so the first visit caches the whole app at install time, and a new build (new VERSION)
+// replaces the old cache. Requests are answered cache-first, falling back to the network.
+/*KOSTKA_PRECACHE*/
+
+const CACHE = "kostka-" + VERSION;
+const PARALLEL = 6;
+
+async function notify(message) {
+  const clients = await self.clients.matchAll({includeUncontrolled: true, type: "window"});
+  for (const client of clients) client.postMessage(message);
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    const queue = PRECACHE.slice();
+    let done = 0;
+    async function fetchNext() {
+      while (queue.length) {
+        const url = queue.shift();
+        const response = await fetch(new Request(url, {cache: "reload"}));
+        if (!response.ok) throw new Error(`cannot cache ${url}: HTTP ${response.status}`);
+        await cache.put(url, response);
+        done += 1;
+        notify({type: "kostka-precache", done: done, total: PRECACHE.length});
+      }
+    }
+    await Promise.all(Array.from({length: PARALLEL}, fetchNext));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("kostka-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    // The app keeps its state in the query string: any ./?... is the same page.
+    let hit = await cache.match(request, {ignoreSearch: true});
+    if (!hit && request.mode === "navigate") hit = await cache.match("./");
+    return hit || fetch(request);
+  })());
+});

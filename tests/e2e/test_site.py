@@ -1,0 +1,183 @@
+"""The built static site (``python build.py``) in headless Chromium, served from 127.0.0.1.
+
+The app must start under Pyodide with every file from this one server (any request to
+another host fails the test), draw its odds chart, roll in each system, and, after one
+visit, start again with the server gone and the browser offline (service worker cache).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+# Start-up under Pyodide on two shared CPU cores can be slow: generous limits, no timing asserts.
+START_TIMEOUT = 300_000
+STEP_TIMEOUT = 60_000
+
+# ---- how the tests find things on the page (the web app's accessible names and test ids)
+LOADER_READY = "html[data-kostka-loader=ready]"
+LOADER_ERROR = "html[data-kostka-loader=error]"
+LOADER = "#kostka-loader"
+SYSTEMS = {"one-ring": "The One Ring", "gurps": "GURPS", "fate": "Fate & Doom"}
+ROLL = "Roll"
+RESULT, OUTCOME, ODDS = "roll-result", "outcome", "p-success"
+CHART = "canvas"  # Bokeh draws on <canvas> (inside shadow roots, which Playwright pierces)
+
+
+def system_button(page: Page, system: str):
+    return page.get_by_role("button", name=SYSTEMS[system], exact=True)
+
+
+def roll_button(page: Page):
+    return page.get_by_role("button", name=ROLL, exact=True).first
+
+
+# ---- fixtures
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """The built site, rebuilt only when its sources changed since the last build."""
+    try:
+        if not build.is_up_to_date():
+            build.build()
+    except build.BuildError as exc:
+        pytest.fail(f"python build.py failed: {exc}")
+    return build.SITE
+
+
+class Server:
+    """build.py's own server (threaded, right MIME types) on a free port, in a background thread."""
+
+    def __init__(self, directory: Path):
+        self.httpd = build.make_server(0, directory)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    srv = Server(site)
+    yield srv
+    srv.stop()
+
+
+class Traffic:
+    """Every URL the pages, workers and service worker of a context asked for, and failed answers."""
+
+    def __init__(self, context: BrowserContext):
+        self.requests: list[str] = []
+        self.failures: list[str] = []
+        context.on("request", lambda r: self.requests.append(r.url))
+        context.on("response", lambda r: r.status >= 400 and self.failures.append(f"{r.status} {r.url}"))
+        context.on("requestfailed", lambda r: self.failures.append(f"failed {r.url} {r.failure}"))
+
+    def foreign(self) -> list[str]:
+        return [u for u in self.requests if not is_local(u)]
+
+
+def is_local(url: str) -> bool:
+    if url.startswith(("data:", "about:")):
+        return True
+    if url.startswith("blob:"):
+        url = url[len("blob:"):]
+    return urlsplit(url).hostname == "127.0.0.1"
+
+
+def start(page: Page, url: str) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    expect(page.locator(LOADER)).to_be_visible()  # the loading screen is there from the first paint
+    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    if page.locator(LOADER_ERROR).count():
+        pytest.fail("the app did not start: " + page.locator("#kostka-loader").inner_text() + "\n" + "\n".join(errors))
+    page.set_default_timeout(STEP_TIMEOUT)
+
+
+def roll_in_each_system(page: Page) -> None:
+    for system in SYSTEMS:
+        system_button(page, system).click()
+        expect(page.get_by_test_id(ODDS).first).to_have_text(re.compile(r"\d+(\.\d+)?\s?%"))
+        roll_button(page).click()
+        expect(page.get_by_test_id(RESULT).first).to_be_visible()
+        expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
+
+
+# ---- tests
+
+
+def test_site_is_self_contained(site):
+    """The build's own checks, re-run on the result: nothing fetched from another host, nothing missing."""
+    assert build.scan_foreign_urls(site) == []
+    assert build.check_local_references(site) == []
+    precache = (site / "sw.js").read_text(encoding="utf-8")
+    for path in site.rglob("*"):
+        if path.is_file() and path.name not in ("sw.js", ".build-stamp"):
+            assert f'"{path.relative_to(site).as_posix()}"' in precache, f"{path} is not pre-cached"
+
+
+def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, server: Server):
+    context = browser.new_context()
+    traffic = Traffic(context)
+    page = context.new_page()
+    start(page, server.url + "?lang=en")
+    expect(page.locator(LOADER)).to_have_count(0)
+    expect(page.locator(CHART).first).to_be_attached()  # the odds chart is drawn
+    roll_in_each_system(page)
+    context.close()
+    assert traffic.foreign() == [], "the page asked another host"
+    assert traffic.failures == [], "some files were missing or failed"
+    assert any(u.endswith(".wasm") for u in traffic.requests)
+
+
+def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Server):
+    context = browser.new_context(locale="en-US")
+    context.add_init_script("window.localStorage.setItem('kostka.lang', 'cs')")
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator(LOADER)).to_contain_text("Krok")  # "Step n of 5" in Czech
+    context.close()
+    context = browser.new_context(locale="ru-RU")
+    page = context.new_page()
+    page.goto(server.url)
+    expect(page.locator(LOADER)).to_contain_text("Шаг")
+    context.close()
+
+
+def test_works_offline_after_one_visit(browser: Browser, site: Path):
+    own = Server(site)  # a server of its own: this test stops it
+    context = browser.new_context()
+    traffic = Traffic(context)
+    page = context.new_page()
+    start(page, own.url + "?lang=en")
+    # the service worker has cached every file and controls the page
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    own.stop()
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+    expect(page.locator(CHART).first).to_be_attached()
+    roll_in_each_system(page)
+    context.close()
+    assert traffic.foreign() == []
