@@ -767,6 +767,8 @@ class FightDesk(param.Parameterized):
 
     # -- derived -----------------------------------------------------------------------------------------------
     def _refresh_odds(self, *_: Any) -> None:
+        self.monster_form.parse()  # marks the sheet's bad fields
+        self.hero_form.parse()
         try:
             hero_sheet, monster_sheet = self.hero_form.to_dict(), self.monster_form.to_dict()
             hero = hero_from_sheet({**hero_sheet, "name": hero_sheet["name"].strip() or "?"}, "hero")

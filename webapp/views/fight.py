@@ -297,7 +297,7 @@ class FightView(pn.viewable.Viewer):
         first = pn.widgets.RadioButtonGroup(value="heroes", height=48, width=320, margin=(5, 10))
         self.binder.options(first, {"heroes": N_("Heroes strike first"), "monsters": N_("Monsters strike first")})
         first.link(self.setup, value="first", bidirectional=True)
-        rule = select(width=300)
+        rule = select(width=300, value=self.setup.damage_rule)
         self.binder.text(rule, "name", N_("Damage"))
         self.binder.options(rule, {"difference": N_("Difference + points spent"),
                                    "one_plus": N_("1 + difference from 2 up, + points spent")})
@@ -318,55 +318,83 @@ class FightView(pn.viewable.Viewer):
         return pn.Column(title, help_, self.bench, self.grid, pn.FlexBox(*buttons, flex_wrap="wrap"), message,
                          self.encounter_status, policies, styles=CARD, sizing_mode="stretch_width")
 
-    def _place_button(self, side: str, k: int, pos: str, name: str | None) -> pn.widgets.Button:
-        tr, plan = self.tr, self.desk.plan
-        selected = plan.selected == ("place", side, k, pos)
-        label = name or tr(N_("empty"))
-        b = button(label, kind="primary" if selected else "default", width=150,
-                   css_classes=[f"place-{side}-{k + 1}-{pos}"] + (["selected"] if selected else []))
-        b.on_click(self._act(lambda: plan.tap_place(side, k, pos), self.plan_message))
-        return b
+    # Buttons are made once and then only relabelled or hidden: replacing widgets while a finger taps
+    # would drop the tap.
+    def _bench_button(self, side: str, i: int) -> pn.widgets.Button:
+        pool = self._bench_pool[side]
+        while len(pool) <= i:
+            j = len(pool)
+            b = button("", width=150, css_classes=[f"bench-{side}"])
+            b.on_click(self._act(lambda s=side, j=j: self.desk.plan.tap_bench(s, self._bench_names[s][j]),
+                                 self.plan_message))
+            pool.append(b)
+            self._bench_rows[side].append(b)
+        return pool[i]
+
+    def _place_row(self, k: int) -> pn.Row:
+        while len(self._place_rows) <= k:
+            j = len(self._place_rows)
+            cells: list[Any] = []
+            for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
+                for pos in order:
+                    b = button("", width=150, css_classes=[f"place-{side}-{j + 1}-{pos}"])
+                    b.on_click(self._act(lambda s=side, p=pos: self.desk.plan.tap_place(s, j, p), self.plan_message))
+                    self._place_buttons[(side, j, pos)] = b
+                    cells.append(b)
+                if side == "heroes":
+                    cells.append(html_pane(f'<div style="text-align:center;font-weight:700">⚔ {j + 1}</div>', width=60))
+            row = pn.Row(*cells, margin=0)
+            self._place_rows.append(row)
+            self.grid.append(row)
+        return self._place_rows[k]
 
     def _draw_plan(self, *_: Any) -> None:
         tr, desk, plan = self.tr, self.desk, self.desk.plan
-        bench_rows = []
+        if not hasattr(self, "_bench_pool"):
+            self._bench_pool: dict[str, list[pn.widgets.Button]] = {"heroes": [], "monsters": []}
+            self._bench_names: dict[str, list[str]] = {"heroes": [], "monsters": []}
+            self._bench_labels = {side: html_pane("", width=170) for side in ("heroes", "monsters")}
+            self._bench_empty = {side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")}
+            self._bench_rows = {side: pn.FlexBox(self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap",
+                                                 align_items="center") for side in ("heroes", "monsters")}
+            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"]]
+            self._grid_head = html_pane("")
+            self.grid.objects = [self._grid_head]
+            self._place_rows: list[pn.Row] = []
+            self._place_buttons: dict[tuple[str, int, str], pn.widgets.Button] = {}
         for side in ("heroes", "monsters"):
             names = desk.bench(side)
-            items = []
-            for n in names:
+            self._bench_names[side] = names
+            self._bench_labels[side].object = (f'<div class="muted">'
+                                               f'{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>')
+            self._bench_empty[side].visible = not names
+            for i, n in enumerate(names):
+                b = self._bench_button(side, i)
                 selected = plan.selected == ("bench", side, n)
-                b = button(n, kind="primary" if selected else "default", width=150,
-                           css_classes=[f"bench-{side}"] + (["selected"] if selected else []))
-                b.on_click(self._act(lambda s=side, name=n: plan.tap_bench(s, name), self.plan_message))
-                items.append(b)
-            label = html_pane(f'<div class="muted">{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>',
-                              width=170)
-            if not items:
-                items = [html_pane('<div class="muted">—</div>', width=40)]
-            bench_rows.append(pn.FlexBox(label, *items, flex_wrap="wrap", align_items="center"))
-        self.bench.objects = bench_rows
-        rows = []
-        head = html_pane(
-            '<div class="lines" style="display:flex;gap:6px;font-weight:600">'
-            + "".join(f'<div style="width:150px;text-align:center">{escape(t)}</div>' for t in (
+                b.param.update(name=n, button_type="primary" if selected else "default", visible=True)
+            for b in self._bench_pool[side][len(names):]:
+                b.visible = False
+        self._grid_head.object = (
+            '<div style="display:flex;gap:6px;font-weight:600">'
+            + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
                 tr(N_("Hero defending")), tr(N_("Hero attacking")))) + '<div style="width:70px"></div>'
-            + "".join(f'<div style="width:150px;text-align:center">{escape(t)}</div>' for t in (
+            + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
                 tr(N_("Monster attacking")), tr(N_("Monster defending")))) + "</div>")
-        rows.append(head)
         count = max(len(plan.heroes), len(plan.monsters))
         for k in range(count):
-            cells: list[Any] = []
-            for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
+            self._place_row(k).visible = True
+            for side in ("heroes", "monsters"):
                 lines = getattr(plan, side)
-                for pos in order:
+                for i, pos in enumerate(("attacking", "defending")):
+                    b = self._place_buttons[(side, k, pos)]
                     if k < len(lines):
-                        cells.append(self._place_button(side, k, pos, lines[k][0 if pos == "attacking" else 1]))
-                    else:
-                        cells.append(pn.Spacer(width=160))
-                if side == "heroes":
-                    cells.append(html_pane(f'<div style="text-align:center;font-weight:700">⚔ {k + 1}</div>', width=60))
-            rows.append(pn.Row(*cells, margin=0))
-        self.grid.objects = rows
+                        selected = plan.selected == ("place", side, k, pos)
+                        b.param.update(name=lines[k][i] or tr(N_("empty")), disabled=False, styles={},
+                                       button_type="primary" if selected else "default")
+                    else:  # keeps its room so the two lines stay face to face
+                        b.param.update(name="", disabled=True, styles={"visibility": "hidden"})
+        for row in self._place_rows[count:]:
+            row.visible = False
 
     def _show_encounter(self, *_: Any) -> None:
         tr, desk = self.tr, self.desk
@@ -470,19 +498,19 @@ class FightView(pn.viewable.Viewer):
         attack.on_click(self._act(lambda: run.attack(), message))
         recover = self._button(N_("Recover"), width=160, height=56)
         recover.on_click(self._act(lambda: run.recover(), message))
-        undo = self._button(N_("Undo"), width=140, height=56)
+        self.undo = undo = self._button(N_("Undo"), width=140, height=56, visible=False)
         undo.on_click(self._act(run.undo, message))
         self.step = pane("")
         self.controls = pn.Column(
             pn.FlexBox(self.target, self._field(run, "attack_points", N_("Points the attacker spends"), 200),
                        self._field(run, "defence_points", N_("Points the defender spends"), 200), manual,
                        flex_wrap="wrap", align_items="flex-end"),
-            dice_fields, pn.FlexBox(attack, recover, undo, flex_wrap="wrap"), sizing_mode="stretch_width", margin=0,
+            dice_fields, pn.FlexBox(attack, recover, flex_wrap="wrap"), sizing_mode="stretch_width", margin=0,
             visible=False,
         )
         run.param.watch(self._show_fight, ["version"])
         self.binder.on_lang(self._show_fight)
-        return pn.Column(title, start, self.fight_status, self.controls, message, self.step,
+        return pn.Column(title, start, self.fight_status, self.controls, undo, message, self.step,
                          styles=CARD, sizing_mode="stretch_width")
 
     def _lines_html(self, state: Any) -> str:
@@ -522,6 +550,7 @@ class FightView(pn.viewable.Viewer):
             self.fight_status.object = ('<div class="muted" data-testid="fight-status">'
                                         + escape(tr(N_("Place the creatures above, then start the fight."))) + "</div>")
             self.controls.visible = False
+            self.undo.visible = False
             self.step.object = ""
             return
         na = run.next_action()
@@ -554,6 +583,7 @@ class FightView(pn.viewable.Viewer):
             self.target.value = na.default_target
         self.fight_status.object = status + self._lines_html(state)
         self.controls.visible = na is not None
+        self.undo.visible = True
         self._show_step()
 
     def _show_step(self) -> None:

@@ -1,0 +1,189 @@
+"""The Fate & Doom fight screen in headless Chromium against ``panel serve``, in English, Russian and Czech."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 15_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def fight_url(tmp_path_factory):
+    """``panel serve webapp/app.py`` on a free port; yields the app's address."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    log = tmp_path_factory.mktemp("panel-fight") / "serve.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
+             "--allow-websocket-origin", f"127.0.0.1:{port}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/app"
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with direct.open(url, timeout=10) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"panel serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.3)
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def open_fight(page: Page, url: str, fight: str = "Fight") -> None:
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url)
+    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    page.get_by_role("button", name=fight, exact=True).click()
+
+
+def place(page: Page, name: str, where: str) -> None:
+    """Tap a waiting creature, then its place (e.g. ``"heroes-1-attacking"``)."""
+    page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{name}$")).click()
+    expect(page.locator(".bench-heroes button.bk-btn-primary, .bench-monsters button.bk-btn-primary")).to_have_text(name)
+    page.locator(f".place-{where} button").click()
+    expect(page.locator(f".place-{where} button")).to_have_text(name)
+
+
+# The life-left chart's bars, read from the Bokeh document in the page.
+LIFE_CHART = """() => {
+  for (const doc of Bokeh.documents) {
+    for (const model of doc._all_models.values()) {
+      const data = model.data;
+      if (data && data.hero && data.monster) return Array.from(data.hero).concat(Array.from(data.monster));
+    }
+  }
+  return null;
+}"""
+
+
+def log_rows(page: Page):
+    return page.get_by_test_id("log").locator("tbody tr")
+
+
+def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, fight_url: str):
+    open_fight(page, fight_url + "?lang=en&sys=fate&name=Ada&skill=7")
+    expect(page.get_by_role("button", name="Add the Wolf")).to_be_visible()
+    place(page, "Ada", "heroes-1-attacking")
+    place(page, "Wolf", "monsters-1-attacking")
+    expect(page.get_by_test_id("encounter-status")).to_contain_text(
+        "Balance: monsters' life 9 against heroes' maximum life 12 (ratio 0.75).")
+    expect(page.get_by_test_id("verdict")).to_have_text("even")
+
+    # odds follow the hero's skill, chart included
+    expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+    chart_before = page.evaluate(LIFE_CHART)
+    page.get_by_label("Hero's skill", exact=True).fill("9")
+    expect(page.get_by_test_id("p-hero-wins")).not_to_have_text("30.2%")
+    page.wait_for_function(
+        f"(before) => {{ const now = ({LIFE_CHART})(); return now && now.some((v, i) => Math.abs(v - before[i]) > 1e-9); }}",
+        arg=chart_before,
+    )
+    assert abs(sum(page.evaluate(LIFE_CHART)) - 1) < 1e-6
+
+    # bad input is refused next to its field and kept
+    page.get_by_label("Monster's life", exact=True).fill("-1")
+    expect(page.get_by_label("Monster's life — Must be from 0 to 999.")).to_have_value("-1")
+    page.get_by_label(re.compile("^Monster's life —")).fill("9")
+    expect(page.get_by_label("Monster's life", exact=True)).to_have_value("9")
+
+    # the fight, tap by tap, with an undo
+    page.get_by_role("button", name="Start the fight").click()
+    expect(page.get_by_test_id("fight-status")).to_contain_text("Round 1: the heroes' turn.")
+    expect(page.get_by_test_id("actor")).to_contain_text("Ada acts")
+    attack = page.get_by_role("button", name="Attack", exact=True)
+    attack.click()
+    expect(log_rows(page)).to_have_count(1)
+    expect(page.get_by_test_id("fight-step").locator("svg.die.d6")).to_have_count(4)
+    expect(page.get_by_test_id("blow")).to_have_text(re.compile(r"^(Hit: \d+ damage|Parried)$"))
+    expect(log_rows(page).first).to_contain_text("Fight, round 1: Ada attacks Wolf (attack 1)")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("log")).to_contain_text("No rolls yet.")
+    expect(page.get_by_test_id("actor")).to_contain_text("Ada acts")
+    steps = 0
+    while not page.get_by_test_id("fight-over").is_visible():
+        assert steps < 120, "the fight does not end"
+        attack.click()
+        steps += 1
+        expect(log_rows(page)).to_have_count(steps)
+    expect(page.get_by_test_id("fight-over")).to_have_text(re.compile(r"^The (heroes|monsters) win in round \d+\.$"))
+    expect(attack).to_be_hidden()
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("fight-over")).to_be_hidden()
+    expect(log_rows(page)).to_have_count(steps - 1)
+
+    # many seeded fights, then one of them as a log
+    page.get_by_label("Runs", exact=True).fill("200")
+    page.get_by_role("button", name="Simulate", exact=True).click()
+    expect(page.get_by_test_id("sim-readout")).to_contain_text(re.compile(r"Heroes win \d+\.\d% of 200 fights \(95% interval"))
+    page.get_by_label("Run number", exact=True).fill("3")
+    page.get_by_role("button", name="Show this fight").click()
+    sim_log = page.get_by_test_id("sim-log")
+    expect(sim_log).to_contain_text("Fight 3, seed")
+    expect(sim_log.locator("li").first).to_have_text(re.compile("^The fight begins."))
+    expect(sim_log.locator("li").last).to_have_text(re.compile(r"^The (heroes|monsters) win in round \d+\.$"))
+
+
+def test_russian_labels_and_an_attack(page: Page, fight_url: str):
+    open_fight(page, fight_url + "?lang=ru&sys=fate&name=Ада", "Бой")
+    for label in ("Добавить Волка", "Создать монстра", "Начать бой", "Симулировать"):
+        expect(page.get_by_role("button", name=label)).to_be_visible()
+    expect(page.get_by_test_id("encounter-status")).to_contain_text(
+        "Поставьте в построения хотя бы одного героя и одного монстра.")
+    place(page, "Ада", "heroes-1-attacking")
+    place(page, "Wolf", "monsters-1-attacking")
+    expect(page.get_by_test_id("verdict")).to_have_text("на равных")
+    expect(page.get_by_test_id("duel-readout")).to_contain_text("Ада против Wolf: герой побеждает")
+    page.get_by_role("button", name="Начать бой").click()
+    expect(page.get_by_test_id("fight-status")).to_contain_text("Раунд 1: ход героев.")
+    page.get_by_role("button", name="Атаковать", exact=True).click()
+    expect(page.get_by_test_id("fight-step")).to_contain_text("Ада атакует Wolf (атака 1)")
+    expect(log_rows(page).first).to_contain_text("Бой, раунд 1")
+
+
+def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, fight_url: str):
+    open_fight(page, fight_url + "?lang=cs&sys=fate&name=Eliška", "Boj")
+    page.get_by_role("button", name="Vytvořit nestvůru").click()
+    expect(page.get_by_test_id("generated").locator("svg.die.d6")).to_have_count(3)
+    expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Monster")
+    place(page, "Eliška", "heroes-1-attacking")
+    place(page, "Monster", "monsters-1-attacking")
+    expect(page.get_by_test_id("verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
+    page.get_by_role("button", name="Přidat formaci hrdinů").click()
+    expect(page.get_by_test_id("encounter-status")).to_contain_text(
+        "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte.")
+    page.get_by_role("button", name="Odebrat poslední formaci hrdinů").click()
+    expect(page.get_by_test_id("verdict")).to_be_visible()
+    page.get_by_role("button", name="Začít boj").click()
+    page.get_by_role("button", name="Zaútočit", exact=True).click()
+    expect(page.get_by_test_id("fight-step")).to_contain_text("Eliška útočí na Monster (útok 1)")
