@@ -106,6 +106,15 @@ def _title(text: str) -> str:
     return f'<div class="card-title">{escape(text)}</div>'
 
 
+class FightField(TextField):
+    """A text field whose error speaks of the fight (e.g. "Only 3 points are held.")."""
+
+    @property
+    def error_message(self) -> str:
+        error = self.errors_of.errors.get(self.error_key)
+        return fight_error_text(self.binder.tr, error) if error is not None else ""
+
+
 class FateScreens(pn.viewable.Viewer):
     """Fate & Doom: the skill check and the fight screen, one at a time."""
 
@@ -160,7 +169,7 @@ class FightView(pn.viewable.Viewer):
 
     # -- helpers ----------------------------------------------------------------------------------------------
     def _field(self, model: Any, pname: str, label: str, width: int = 120) -> TextField:
-        return TextField(self.binder, model, pname, label, width=width)
+        return FightField(self.binder, model, pname, label, width=width)
 
     def _button(self, label: str, kind: str = "default", width: int = 200, **kw: Any) -> pn.widgets.Button:
         b = button("", kind=kind, width=width, **kw)
@@ -637,7 +646,7 @@ class FightView(pn.viewable.Viewer):
         self.sim_log = pane("")
         sim.param.watch(self._show_sim, ["summary"])
         sim.param.watch(self._show_run, ["run_log"])
-        self.sim_run = pn.FlexBox(TextField(self.binder, sim, "run_text", N_("Run number"), width=140), show,
+        self.sim_run = pn.FlexBox(FightField(self.binder, sim, "run_text", N_("Run number"), width=140), show,
                                   flex_wrap="wrap", align_items="flex-end", visible=False)
         self.binder.on_lang(self._show_sim)
         self.binder.on_lang(self._show_run)

@@ -1,0 +1,125 @@
+"""The fight screen's views without a browser: what a tap shows, in each language, and that names stay text."""
+
+from __future__ import annotations
+
+import panel as pn
+import pytest
+
+from webapp.views.fight import FateScreens, FightView
+from webapp.views.shell import KostkaApp, log_rows
+
+XSS = '<img src=x onerror="alert(1)">'
+
+
+@pytest.fixture
+def app():
+    app = KostkaApp()
+    app.state.fate.character.name_text = "Ada"
+    return app
+
+
+@pytest.fixture
+def view(app):
+    screens = app.view_of("fate")
+    assert isinstance(screens, FateScreens)
+    screens.switch.value = "fight"
+    assert isinstance(screens.fight_view, FightView)
+    assert screens.body.objects == [screens.fight_view.__panel__()]
+    return screens.fight_view
+
+
+def tap(view, side, name, k=0, pos="attacking"):
+    plan = view.desk.plan
+    plan.tap_bench(side, name)
+    plan.tap_place(side, k, pos)
+
+
+def labels_in_error(view):
+    return [w.name for w in view._layout.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+
+
+def test_the_fate_screen_still_offers_the_skill_check(app):
+    screens = app.view_of("fate")
+    assert screens.body.objects == [screens.check_view.__panel__()]
+    assert screens.roll_button.name == "Roll"  # the check's parts are reachable as before
+    app.tr.lang = "cs"
+    assert list(screens.switch.options) == ["Zkouška dovednosti", "Boj"]
+
+
+def test_places_are_buttons_relabelled_by_taps(view):
+    assert [b.name for b in view._bench_pool["heroes"] if b.visible] == ["Ada"]
+    tap(view, "heroes", "Ada")
+    assert view._place_buttons[("heroes", 0, "attacking")].name == "Ada"
+    assert not any(b.visible for b in view._bench_pool["heroes"])
+    view.desk.plan.tap_bench("monsters", "Wolf")
+    assert view._bench_pool["monsters"][0].button_type == "primary"
+    view.desk.plan.tap_place("monsters", 0, "defending")
+    assert view._place_buttons[("monsters", 0, "defending")].name == "Wolf"
+    assert view._place_buttons[("monsters", 0, "attacking")].name == "empty"
+    view.desk.plan.add_formation("heroes")
+    hidden = view._place_buttons[("monsters", 1, "attacking")]
+    assert hidden.disabled and hidden.styles == {"visibility": "hidden"}
+    assert "Formation 2 of the heroes is empty" in view.encounter_status.object
+
+
+def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
+    view.desk.add_wolf()
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.desk.plan.add_formation("monsters")
+    tap(view, "monsters", "Wolf 2", k=1)
+    html = view.encounter_status.object
+    assert "ratio 1.50" in html and ">hard<" in html and 'role="meter"' in html
+    assert "Wolf 2 joins the attacking position of formation 1" in html
+    assert "the hero wins" in view.odds_readout.object
+    app.tr.lang = "ru"
+    assert ">тяжело<" in view.encounter_status.object
+    assert "Wolf 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object
+    assert "герой побеждает" in view.odds_readout.object
+    assert view.life_chart.figure.xaxis.axis_label == "Жизнь в конце боя"
+    assert view.spend_chart.figure.yaxis.axis_label == "Шанс победы героя"
+
+
+def test_bad_values_are_marked_at_their_fields_and_kept(app, view):
+    view.desk.monster_form.life = "-1"
+    assert labels_in_error(view) == ["Monster's life — Must be from 0 to 999."]
+    view.desk.monster_form.life = "9"
+    view.setup.hero_attack = "5"
+    assert labels_in_error(view) == ["Hero favour per attack — Only 3 points are held."]
+    assert "Only 3 points are held." in view.odds_readout.object
+    app.tr.lang = "cs"
+    assert labels_in_error(view) == ["Přízeň hrdiny na útok — K dispozici je jen 3 bodů."]
+    assert view.setup.hero_attack == "5"
+
+
+def test_a_fight_step_shows_dice_outcome_and_log(app, view):
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.desk.start_fight()
+    assert view.controls.visible and view.undo.visible
+    run = view.run
+    run.param.update(manual=True, a1="3", a2="3", d1="1", d2="1")
+    run.attack()
+    step = view.step.object
+    assert step.count('class="die d6') == 4
+    assert "Hit: 3 damage" in step and "A second attack: the hit took 3 of 9 life, at least a third." in step
+    assert "Ada attacks again." in view.fight_status.object
+    assert list(view.target.options.values()) == ["Wolf"]
+    rows = log_rows(app.tr, app.state.rolls.log.entries)
+    assert rows[0][2] == "Fate & Doom: Fight, round 1: Ada attacks Wolf (attack 1), dice typed in"
+    run.undo()
+    assert view.step.object == "" and app.state.rolls.log.entries == []
+
+
+def test_names_stay_text(app, view):
+    view.desk.monster_form.name_text = XSS
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", XSS)
+    view.desk.start_fight()
+    view.run.attack(seed=3)
+    view.desk.simulate()
+    view.desk.sim.open_run()
+    for html in (view.encounter_status.object, view.odds_readout.object, view.fight_status.object,
+                 view.step.object, view.sim_readout.object, view.sim_log.object, app.log_table.object):
+        assert "<img" not in html
+    assert "&lt;img" in view.step.object
