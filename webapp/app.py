@@ -8,6 +8,8 @@ import sys
 try:  # running from a source checkout without installing the package
     import webapp  # noqa: F401
 except ImportError:  # pragma: no cover - depends on how the app is started
+    if "__file__" not in globals():  # the browser build installs the package: nothing to add
+        raise
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import panel as pn

@@ -89,9 +89,20 @@ function readAll(model) {
 export function render({ model, el }) {
   el.style.display = "none";
   applyTheme(model);
-  model.values = readAll(model);
-  model.loaded = true;
-  let last = Object.assign({}, model.values);
+  let last = readAll(model);
+  // Report what the browser holds. A change made while the page is first drawn
+  // can be lost on its way to a Python worker, so repeat until Python answers.
+  // (A worker still busy starting can take a while: keep asking, less and less often.)
+  let delay = 100;
+  let tries = 0;
+  const report = () => {
+    if (model.ready || tries++ > 120) return;  // about ten minutes at most
+    model.values = readAll(model);
+    model.loaded = true;
+    setTimeout(report, delay);
+    delay = Math.min(delay * 2, 5000);
+  };
+  setTimeout(report, 0);
   model.on("values", () => {
     for (const [key, text] of Object.entries(model.values)) {
       if (last[key] === text) continue;

@@ -114,6 +114,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._stored_loaded = False
         self._query: dict[str, Any] = {}
         self._written = ""
+        self._watching_location = False
 
         self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD], height=0, width=0, margin=0)
         self.store.param.watch(self._stored, ["values", "loaded"])
@@ -232,6 +233,8 @@ class KostkaApp(pn.viewable.Viewer):
             return
         values = self.store.values
         self._stored_loaded = True
+        if not self._url_applied:  # the page is drawn, so the address is known by now
+            self.apply_url()
         lang = values.get(KEY_LANG, "")
         if lang and "lang" not in self._query:
             self.tr.lang = normalise_language(lang)
@@ -318,6 +321,12 @@ class KostkaApp(pn.viewable.Viewer):
     def apply_url(self) -> None:
         """Restore the screen from the page's query string (called once the page has loaded)."""
         location = pn.state.location
+        if location is not None and not self._watching_location:
+            # In the browser build the address reaches Python only after the first render.
+            self._watching_location = True
+            location.param.watch(lambda *_: self.apply_url(), ["search", "href"])
+        if location is not None and not (location.href or location.search):
+            return  # the address is not known yet
         query = dict(location.query_params) if location is not None else {}
         if self._url_applied and (query == self._query or location.search == self._written):
             return  # already applied before the first render, or our own rewrite of the address
