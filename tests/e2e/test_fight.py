@@ -98,7 +98,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, fight_ur
     place(page, "Wolf", "monsters-1-attacking")
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Balance: monsters' life 9 against heroes' maximum life 12 (ratio 0.75).")
-    expect(page.get_by_test_id("verdict")).to_have_text("even")
+    expect(page.get_by_test_id("balance-verdict")).to_have_text("even")
 
     # odds follow the hero's skill, chart included
     expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
@@ -162,7 +162,7 @@ def test_russian_labels_and_an_attack(page: Page, fight_url: str):
         "Поставьте в построения хотя бы одного героя и одного монстра.")
     place(page, "Ада", "heroes-1-attacking")
     place(page, "Wolf", "monsters-1-attacking")
-    expect(page.get_by_test_id("verdict")).to_have_text("на равных")
+    expect(page.get_by_test_id("balance-verdict")).to_have_text("на равных")
     expect(page.get_by_test_id("duel-readout")).to_contain_text("Ада против Wolf: герой побеждает")
     page.get_by_role("button", name="Начать бой").click()
     expect(page.get_by_test_id("fight-status")).to_contain_text("Раунд 1: ход героев.")
@@ -178,12 +178,12 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, fight
     expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Monster")
     place(page, "Eliška", "heroes-1-attacking")
     place(page, "Monster", "monsters-1-attacking")
-    expect(page.get_by_test_id("verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
+    expect(page.get_by_test_id("balance-verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
     page.get_by_role("button", name="Přidat formaci hrdinů").click()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte.")
     page.get_by_role("button", name="Odebrat poslední formaci hrdinů").click()
-    expect(page.get_by_test_id("verdict")).to_be_visible()
+    expect(page.get_by_test_id("balance-verdict")).to_be_visible()
     page.get_by_role("button", name="Začít boj").click()
     page.get_by_role("button", name="Zaútočit", exact=True).click()
     expect(page.get_by_test_id("fight-step")).to_contain_text("Eliška útočí na Monster (útok 1)")

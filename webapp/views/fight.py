@@ -423,7 +423,7 @@ class FightView(pn.viewable.Viewer):
             f'<div data-testid="encounter-status"><div class="readout">'
             + escape(tr(N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
                         m=b.monsters_life, h=b.heroes_max_life, r=ratio))
-            + f' <span class="verdict" data-testid="verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
+            + f' <span class="verdict" data-testid="balance-verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
             f'<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="2" aria-valuenow="{ratio:.2f}" '
             f'aria-label="{escape(tr(N_("Balance")))}"><div class="needle" style="left:{needle:.1f}%"></div></div>'
             f'<div class="note">{escape(tr(N_("Easy below 0.75, even up to 1.25, hard up to 1.75, deadly above.")))}</div>'
