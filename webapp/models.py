@@ -24,6 +24,7 @@ from engine import fate, gurps, one_ring
 from engine.errors import check_int
 
 from .i18n import N_
+from .links_model import SessionState
 
 __all__ = [
     "FORMAT_VERSION",
@@ -249,6 +250,7 @@ class OneRingDesk(Form):
     bonus_dice = param.String(default="0")
     hope_spend = param.String(default="0", doc="Hope points spent for bonus success dice")
     tn_override = param.String(default="", doc="A TN typed in by the Loremaster (empty: from the attribute)")
+    secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None, doc="The OneRingCheck of the current inputs, or None")
     odds = param.Parameter(default=None)
@@ -591,6 +593,7 @@ class FateDesk(Form):
 
     difficulty = param.String(default="0")
     favour_spend = param.String(default="0")
+    secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None)
     odds = param.Parameter(default=None)
@@ -668,6 +671,9 @@ class LogEntry:
     revealed: bool = True
     kind: str = "roll"  # "roll" or "contest"
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The game master's session code and this roll's running number for its character (see links_model).
+    session_code: str | None = None
+    session_number: int | None = None
 
     @property
     def hidden(self) -> bool:
@@ -683,7 +689,7 @@ class LogEntry:
             "ability": self.ability,
             "kind": self.kind,
             "check": self.check.to_dict() if hasattr(self.check, "to_dict") else self.check,
-            "seed": self.seed,
+            **({} if self.hidden else {"seed": self.seed}),  # an unrevealed secret keeps its seed to itself
             "secret": self.secret,
             "revealed": self.revealed,
             "result": None if self.hidden else record,
@@ -729,16 +735,32 @@ class RollService(param.Parameterized):
 
     log = param.ClassSelector(class_=RollLog)
     counter = param.Integer(default=0)
+    session = param.ClassSelector(class_=SessionState, doc="The game master's session code and running numbers")
 
     def __init__(self, **params: Any) -> None:
         params.setdefault("log", RollLog())
+        params.setdefault("session", SessionState())
         super().__init__(**params)
 
     def next_seed(self, seed: int | None) -> int:
         return random_seed() if seed is None else seed
 
+    def _seed_and_number(self, check: Any, character: str, seed: int | None, secret: bool) -> tuple[int, dict[str, Any]]:
+        """With a session code (and no seed given), the next running number and the session's seed for it.
+
+        A secret roll takes a number but a fresh random seed: the seed of a
+        session roll can be worked out by everyone holding the code.
+        """
+        code = self.session.code
+        if not code or seed is not None:
+            return self.next_seed(seed), {}
+        engine.roll_check(check, 0)  # a forbidden roll is refused before it spends a number
+        number = self.session.next_number(character)
+        seed = random_seed() if secret else engine.links.session_roll_seed(code, number, check, character)
+        return seed, {"session_code": code, "session_number": number}
+
     def roll(self, check: Any, *, character: str, ability: str, seed: int | None = None, secret: bool = False) -> LogEntry:
-        seed = self.next_seed(seed)
+        seed, session = self._seed_and_number(check, character, seed, secret)
         record = _roll_check(check, seed)
         self.counter += 1
         entry = LogEntry(
@@ -752,17 +774,18 @@ class RollService(param.Parameterized):
             roll=record,
             secret=secret,
             revealed=not secret,
+            **session,
         )
         self.log.add(entry)
         return entry
 
     def contest(self, contest: Any, *, character: str, ability: str, opponent: str, seed: int | None = None) -> LogEntry:
-        seed = self.next_seed(seed)
+        seed, session = self._seed_and_number(contest, character, seed, False)
         record = engine.roll_check(contest, seed)
         self.counter += 1
         entry = LogEntry(
             number=self.counter, time=_now(), system="gurps", character=character, ability=ability,
-            check=contest, seed=seed, roll=record, kind="contest", extra={"opponent": opponent},
+            check=contest, seed=seed, roll=record, kind="contest", extra={"opponent": opponent}, **session,
         )
         self.log.add(entry)
         return entry

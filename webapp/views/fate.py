@@ -14,6 +14,7 @@ from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
 from .common import Binder, TextField, button, html_pane, percent
+from .share import hidden_html, secret_checkbox
 
 __all__ = ["FateView", "describe_fate_roll"]
 
@@ -64,7 +65,7 @@ class FateView(pn.viewable.Viewer):
         roll_panel = pn.Column(
             TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
             TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
-            self.roll_button, self.roll_error, note, width=360, margin=(5, 10),
+            self.roll_button, secret_checkbox(binder, self.desk), self.roll_error, note, width=360, margin=(5, 10),
         )
         self.odds_readout = html_pane("")
         self.chart = ProbabilityByValueChart(list(range(0, 4)))
@@ -113,6 +114,10 @@ class FateView(pn.viewable.Viewer):
         roll = entry.roll
         outcome, detail = describe_fate_roll(tr, roll)
         who = entry.character or tr(N_("Unnamed hero"))
+        if entry.hidden:
+            self.result.object = hidden_html(tr, f'<div class="muted">{escape(who)}</div>')
+            self.chart.mark(None)
+            return
         dice = dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in roll.dice], "2d6")
         left = ""
         if roll.favour_left is not None:

@@ -23,6 +23,7 @@ from ..models import (
     OneRingDesk,
 )
 from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
 
@@ -155,7 +156,7 @@ class OneRingView(pn.viewable.Viewer):
             "The TN can always be typed in by hand.")) ) + "</div>"))
         roll_panel = pn.Column(
             pn.FlexBox(self.ability, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
-            pn.Row(self.roll_button, self.summary),
+            pn.Row(self.roll_button, secret_checkbox(binder, self.desk), self.summary),
             self.roll_error,
             self.rules_note,
             sizing_mode="stretch_width",
@@ -242,7 +243,7 @@ class OneRingView(pn.viewable.Viewer):
             self.summary.object = ""
             return
         last = self.desk.last
-        marked = str(last.roll.degree) if last is not None and last.roll.check == check else None
+        marked = str(last.roll.degree) if last is not None and not last.hidden and last.roll.check == check else None
         self.degree_chart.update({str(d): p for d, p in odds.degrees.items()}, marked)
         self.tn_chart.update(self.desk.tn_odds, check.tn)
         self.odds_readout.object = (
@@ -283,6 +284,13 @@ class OneRingView(pn.viewable.Viewer):
         roll = entry.roll
         outcome, detail = describe_one_ring_roll(tr, roll)
         who = entry.character or tr(N_("Unnamed hero"))
+        if entry.hidden:
+            head = f'<div class="muted">{escape(who)} — {escape(tr(OR_LABELS.get(entry.ability, entry.ability)))}</div>'
+            self.result.object = hidden_html(tr, head)
+            self.specials.visible = False
+            self.special_note.object = ""
+            self.tn_chart.mark(None)
+            return
         good = "good" if roll.success else "bad"
         self.result.object = (
             f'<div data-testid="roll-result">'

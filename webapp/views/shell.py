@@ -7,6 +7,7 @@ import/export.
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 import json
 from html import escape
@@ -16,22 +17,27 @@ from urllib.parse import urlencode
 import panel as pn
 
 from engine import InputError
+from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
 from ..storage import BrowserStore
 from .common import Binder, button, html_pane, select
 from .fate import describe_fate_roll
 from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
 from .one_ring import OneRingView, describe_one_ring_roll
+from .share import LinkPanel, SessionPanel, SharePanel
 
-__all__ = ["KostkaApp", "log_rows"]
+__all__ = ["KostkaApp", "entry_texts", "log_rows"]
 
 KEY_LANG = "kostka.lang"
 KEY_THEME = "kostka.theme"
 KEY_CHARACTERS = "kostka.characters"
 KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
+KEY_SESSION = "kostka.session"
+KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
 MAX_IMPORT_BYTES = 1_000_000
 
 
@@ -92,11 +98,18 @@ def _result_text(tr: Translator, entry: LogEntry) -> str:
     return f"{outcome}. {detail}"
 
 
+def entry_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
+    """(inputs, result) of a log entry as plain text, as the log shows them (no result: '')."""
+    return _inputs_text(tr, entry), (_result_text(tr, entry) if entry.roll is not None or entry.hidden else "")
+
+
 def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, str, str]]:
     """(time, character, inputs, result) for each entry, newest first, as plain text."""
     rows = []
     for entry in reversed(entries):
         who = entry.character or "—"
+        if entry.session_code:
+            who += " · " + tr(N_("Session {code}, roll no. {n}"), code=entry.session_code, n=entry.session_number)
         rows.append((entry.time[11:], who, f"{tr(SYSTEM_TITLES[entry.system])}: {_inputs_text(tr, entry)}", _result_text(tr, entry)))
     return rows
 
@@ -115,8 +128,13 @@ class KostkaApp(pn.viewable.Viewer):
         self._query: dict[str, Any] = {}
         self._written = ""
         self._watching_location = False
+        self._doc_ready = False  # the page is drawn and linked: changes reach the browser
+        self._pending_store = False
+        self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD], height=0, width=0, margin=0)
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION], height=0, width=0, margin=0)
+        self.share = ShareModel(session=self.state.rolls.session)
+        self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
 
         # -- header ------------------------------------------------------------------------
@@ -185,11 +203,19 @@ class KostkaApp(pn.viewable.Viewer):
         binder.on_lang(self._show_log)
         log = pn.Column(log_title, pn.Row(clear, self.export_log), self.log_table, sizing_mode="stretch_width")
 
+        # -- share links ------------------------------------------------------------------------
+        self.link_panel = LinkPanel(self.state, self.share, binder)
+        self.share_panel = SharePanel(self.state, self.share, binder, base_url=self._base_url)
+        self.session_panel = SessionPanel(self.state, self.share, binder)
+
         self._layout = pn.Column(
-            self.store, header, chars_bar, pn.layout.Divider(), self.screen, pn.layout.Divider(), log,
+            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen, self.share_panel,
+            pn.layout.Divider(), self.session_panel, log,
             sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
         )
         self._watch_inputs()
+        if pn.state.location is not None:  # a link pasted over the address, or an address known late
+            pn.state.location.param.watch(lambda *_: self.open_address_link(), ["hash", "search"])
 
     # -- system and characters ------------------------------------------------------------------
     @property
@@ -228,8 +254,28 @@ class KostkaApp(pn.viewable.Viewer):
         self._save_characters()
 
     # -- storage ----------------------------------------------------------------------------------
+    def page_ready(self, *_: Any) -> None:
+        """The page is drawn and linked to Python (``document_ready``): apply the address and storage.
+
+        Under the Pyodide worker, changes made before this point would never
+        reach the page, so nothing that alters the screen happens earlier.
+        """
+        if self._doc_ready:
+            return
+        self._doc_ready = True
+        self.apply_url()
+        if self._pending_store:
+            self._stored()
+
     def _stored(self, *_: Any) -> None:
-        if self._stored_loaded or not self.store.loaded:
+        if not self.store.loaded:
+            return
+        if not self._doc_ready:
+            self._pending_store = True
+            return
+        if self._stored_loaded:
+            if not self.store.ready:
+                self.store.ready = True
             return
         values = self.store.values
         self._stored_loaded = True
@@ -240,19 +286,37 @@ class KostkaApp(pn.viewable.Viewer):
             self.tr.lang = normalise_language(lang)
         if values.get(KEY_THEME) == "dark":
             self.theme.value = True
-        text = values.get(KEY_CHARACTERS, "")
-        if text:
-            try:
-                self.state.load_characters(text)
-            except InputError:
-                # Never wipe unreadable data silently: keep a copy aside and say so.
-                self.store.values = {**self.store.values, KEY_CHARACTERS_BAD: text}
-                self.storage_message.object = f'<div class="field-error" role="alert">{escape(self.tr(N_("Stored characters could not be read; a copy was kept aside and the app started clean.")))}</div>'
+        # Never wipe unreadable data silently: keep a copy aside, say so, start clean.
+        stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+        checked, kept = load_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION)
+        if kept:
+            self.store.values = {**self.store.values, **{k: v for k, v in checked.items() if k not in values or k in kept}}
+            messages = []
+            if KEY_CHARACTERS in kept:
+                messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))
+            if KEY_SESSION in kept:
+                messages.append(N_("The stored session code could not be read; a copy was kept aside."))
+            self.storage_message.object = "".join(
+                f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
         if self._url_applied:
             self.state.apply_url(self._query, keep_stored=True)
         self._character_options()
         self._save_characters()
         self.store.ready = True
+
+    def _save_session(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = self.share.session.to_json()
+        if self.store.values.get(KEY_SESSION) != text:
+            self.store.values = {**self.store.values, KEY_SESSION: text}
+
+    def _base_url(self) -> str:
+        """The app's own address (no query, no fragment): the base of share links."""
+        location = pn.state.location
+        if location is None or not location.href:
+            return ""
+        return location.href.split("#", 1)[0].split("?", 1)[0]
 
     def _save_characters(self) -> None:
         if not self._stored_loaded:
@@ -275,10 +339,10 @@ class KostkaApp(pn.viewable.Viewer):
 
     # -- files ------------------------------------------------------------------------------------
     def _characters_file(self) -> io.StringIO:
-        return io.StringIO(json.dumps(json.loads(self.state.characters_json()), ensure_ascii=False, indent=1))
+        return io.StringIO(export_characters(self.state))
 
     def _log_file(self) -> io.StringIO:
-        return io.StringIO(self.state.rolls.log.to_json())
+        return io.StringIO(export_log(self.state.rolls.log.entries))
 
     def _import(self, event: Any) -> None:
         data = event.new
@@ -287,14 +351,11 @@ class KostkaApp(pn.viewable.Viewer):
         try:
             if len(data) > MAX_IMPORT_BYTES:
                 raise InputError("characters", "format", "file too large")
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InputError("characters", "format", "not UTF-8") from None
-            count = self.state.load_characters(text, merge=True)
+            count = import_characters(self.state, bytes(data))
             self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
         except InputError as error:
-            self.import_message.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            where = f"{error.field}: " if error.field not in ("characters", "document") else ""
+            self.import_message.object = f'<div class="field-error" role="alert">{escape(where + error_text(self.tr, error))}</div>'
 
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
@@ -324,9 +385,10 @@ class KostkaApp(pn.viewable.Viewer):
         if location is not None and not self._watching_location:
             # In the browser build the address reaches Python only after the first render.
             self._watching_location = True
-            location.param.watch(lambda *_: self.apply_url(), ["search", "href"])
+            location.param.watch(lambda *_: self.apply_url() if self._doc_ready else None, ["search", "href"])
         if location is not None and not (location.href or location.search):
             return  # the address is not known yet
+        self.open_address_link()
         query = dict(location.query_params) if location is not None else {}
         if self._url_applied and (query == self._query or location.search == self._written):
             return  # already applied before the first render, or our own rewrite of the address
@@ -336,6 +398,17 @@ class KostkaApp(pn.viewable.Viewer):
         self.state.apply_url(self._query, keep_stored=self._stored_loaded)
         self._url_applied = True
         self._update_url()
+
+    def open_address_link(self) -> None:
+        """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""
+        location = pn.state.location
+        if location is None:
+            return
+        fragment, search = location.hash or "", location.search or ""
+        text = fragment if f"{LINK_KEY}=" in fragment else (search if f"{LINK_KEY}=" in search else "")
+        if text and text != self._opened_address:
+            self._opened_address = text
+            self.share.open(text)
 
     def _update_url(self) -> None:
         if not self._url_applied:

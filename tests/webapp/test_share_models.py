@@ -1,0 +1,303 @@
+"""Share links in the web app without a browser: roll -> link -> reopened roll, tampering, sessions,
+secret rolls, and stored data that cannot be read."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+import engine
+from engine import InputError, links
+from webapp.i18n import Translator
+from webapp.links_model import (
+    BACKUP_PREFIX,
+    SessionState,
+    ShareModel,
+    entry_link,
+    export_characters,
+    export_log,
+    import_characters,
+    keep_aside,
+    load_stored,
+    open_link,
+    read_session,
+)
+from webapp.models import AppState
+from webapp.views.shell import KEY_CHARACTERS, KEY_SESSION, KostkaApp, log_rows
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def one_ring(app: AppState, **kw) -> None:
+    app.system = "one-ring"
+    app.one_ring.character.name_text = kw.get("name", "Hanar")
+    app.one_ring.character.awareness = "2"
+    app.one_ring.ability = "awareness"
+
+
+def gurps(app: AppState, **kw) -> None:
+    app.system = "gurps"
+    app.gurps.character.name_text = kw.get("name", "Ada")
+    app.gurps.character.skills = [{"name": "Guns", "level": "13"}]
+    app.gurps.modifiers = [{"name": "Rain", "value": "-2"}]
+
+
+def fate(app: AppState, **kw) -> None:
+    app.system = "fate"
+    app.fate.character.name_text = kw.get("name", "Vlasta")
+    app.fate.character.skill = "8"
+    app.fate.favour_spend = "1"
+
+
+def every_kind_of_roll(app: AppState):
+    """(what, entry) for a roll of each system, both GURPS contests and a revealed secret roll."""
+    for prepare in (one_ring, gurps, fate):
+        prepare(app)
+        yield prepare.__name__, app.roll()
+    gurps(app)
+    for kind in ("quick", "regular"):
+        app.gurps.contest = kind
+        yield f"contest-{kind}", app.roll_contest()
+    fate(app)
+    app.fate.secret = True
+    entry = app.roll()
+    app.rolls.log.reveal(entry.number)
+    yield "secret", entry
+
+
+@pytest.mark.parametrize("session", [None, "GM-ÚTERÝ"])
+def test_every_kind_of_roll_reopens_identical_from_its_link(session):
+    app = AppState()
+    app.rolls.session.set_code(session)
+    for what, entry in every_kind_of_roll(app):
+        share = entry_link(entry)
+        payload = share.revealed if share.kind == "secret" else share.link
+        opened = open_link(links.link_url("https://example.org/kostka/", payload))
+        assert opened.status == "verified", what
+        assert opened.roll == entry.roll, what
+        assert opened.link.check == entry.check and opened.link.name == entry.character, what
+        assert opened.link.seed == entry.seed, what
+        if session and what != "secret":
+            assert opened.link.source == "session" and opened.link.session_code == session
+            assert entry.seed == links.session_roll_seed(session, entry.session_number, entry.check, entry.character)
+
+
+def test_changing_any_one_field_of_a_roll_link_is_caught():
+    app = AppState()
+    fate(app)
+    entry = app.roll()
+    link = links.decode_link(entry_link(entry).link)
+    other_outcome = "failure" if link.claim.outcome == "success" else "success"
+    changes = {
+        "name": replace(link, name="Someone else"),
+        "label": replace(link, label="luck"),
+        "seed": replace(link, seed=link.seed ^ 1),
+        "check": replace(link, check=replace(link.check, skill=link.check.skill + 1)),
+        "dice": replace(link, claim=replace(link.claim, dice=(6, 6) if link.claim.dice != (6, 6) else (1, 1))),
+        "outcome": replace(link, claim=replace(link.claim, outcome=other_outcome)),
+    }
+    for what, changed in changes.items():
+        forged = links.encode_link(changed, digest=link.digest)
+        opened = open_link(forged)
+        assert opened.status == "altered", what
+        assert "digest" in opened.verdict.mismatches, what
+
+
+def test_a_link_panel_shows_verdicts_and_keeps_names_as_text():
+    app = KostkaApp()
+    fate(app.state, name=XSS)
+    entry = app.state.roll()
+    payload = entry_link(entry).link
+    app.share.open("#r=" + payload)
+    body = app.link_panel.body.object
+    assert 'data-status="verified"' in body and "This roll follows from this link." in body
+    assert "<img" not in body and "&lt;img src=x" in body
+    assert body.count('class="die d6') == 2
+    link = links.decode_link(payload)
+    dice = (1, 1) if link.claim.dice != (1, 1) else (6, 6)
+    forged = links.encode_link(replace(link, claim=replace(link.claim, dice=dice)), digest=link.digest)
+    app.share.open(forged)
+    assert 'data-status="altered"' in app.link_panel.body.object and "the dice" in app.link_panel.body.object
+    app.tr.lang = "ru"
+    assert "Эта ссылка была изменена" in app.link_panel.body.object
+    app.share.close()
+    assert not app.link_panel._layout.visible
+
+
+@pytest.mark.parametrize("text", ["", "#r=", "#r=AAAA", "r=" + "A" * 5000, "https://x/#r=@@@", "#q=1", None, 17, "#r=a&r=b"])
+def test_bad_links_give_a_message_and_change_nothing(text):
+    app = KostkaApp()
+    fate(app.state)
+    before = app.state.characters_json()
+    opened = app.share.open(text)
+    assert opened.status == "unreadable" and isinstance(opened.error, InputError) and opened.error.message
+    assert "This link could not be read" in app.link_panel.body.object
+    assert app.state.characters_json() == before and app.state.rolls.log.entries == []
+
+
+def test_session_numbers_per_character_and_gaps():
+    app = AppState()
+    share = ShareModel(session=app.rolls.session)
+    app.rolls.session.set_code("  ABC ")
+    assert app.rolls.session.code == "ABC"
+    fate(app, name="Hanar")
+    first = [app.roll() for _ in range(3)]
+    fate(app, name="Bo")
+    other = app.roll()
+    assert [e.session_number for e in first] == [1, 2, 3] and other.session_number == 1
+    groups = {g.name: g for g in share.gaps(app.rolls.log.entries)}
+    assert groups["Hanar"].complete and groups["Hanar"].numbers == (1, 2, 3)
+    rows = log_rows(Translator(), app.rolls.log.entries)
+    assert "Session ABC, roll no. 3" in rows[1][1]
+    # the game master's view: links received, one of them never shared
+    gm = ShareModel()
+    for entry in (first[0], first[2]):
+        gm.open(entry_link(entry).link)
+    (group,) = gm.gaps()
+    assert group.missing == (2,) and group.session_code == "ABC" and group.name == "Hanar"
+    # a roll made again at a number already used (e.g. after clearing the browser) shows as a repeat
+    again = AppState()
+    again.rolls.session.set_code("ABC")
+    fate(again, name="Hanar")
+    again.fate.difficulty = "2"
+    gm.open(entry_link(again.roll()).link)
+    (group,) = gm.gaps()
+    assert group.duplicates == (1,)
+
+
+def test_a_session_code_is_checked_and_survives_storage():
+    session = SessionState()
+    for bad in ("x" * 17, "a\u0000b"):
+        with pytest.raises(InputError):
+            session.set_code(bad)
+    session.set_code("Středa")
+    session.next_number("Hanar")
+    restored = SessionState()
+    restored.load(session.to_json())
+    assert restored.code == "Středa" and restored.next_number("Hanar") == 2
+    for junk in ("", "[]", "{", json.dumps({"code": 5}), json.dumps({"numbers": {"no-separator": 1}}),
+                 json.dumps({"numbers": {"a\u0000b": -1}}), json.dumps({"code": "x" * 99})):
+        with pytest.raises(InputError):
+            read_session(junk)
+
+
+def test_a_secret_roll_is_hidden_until_revealed_everywhere():
+    app = KostkaApp()
+    state = app.state
+    one_ring(state)
+    state.one_ring.secret = True
+    view = app.view_of("one-ring")
+    view.roll()
+    entry = state.one_ring.last
+    assert entry.hidden
+    assert "hidden until the GM reveals it" in view.result.object and 'class="die' not in view.result.object
+    assert "hidden" in app.log_table.object
+    exported = json.loads(export_log(state.rolls.log.entries))
+    assert exported["format"] == "kostka" and exported["kind"] == "log"
+    assert "seed" not in exported["rolls"][0] and exported["rolls"][0]["result"] is None
+    assert "seed" not in json.loads(state.rolls.log.to_json())["rolls"][0]
+    share = entry_link(entry)
+    assert share.kind == "secret" and not share.reveal
+    assert app.share_panel.url.endswith(share.link)
+    sealed = open_link(share.link)
+    assert sealed.status == "sealed" and sealed.roll is None
+    assert str(entry.seed) not in json.dumps(sealed.link.to_dict())
+    other = ShareModel()
+    other.open(share.link)
+    with pytest.raises(InputError):
+        other.reveal(links.reveal_code(entry.seed ^ 1))
+    app.share_panel.reveal()
+    assert not entry.hidden
+    assert view.result.object.count('class="die') == 3 and "hidden" not in app.log_table.object
+    share = entry_link(entry)
+    assert share.reveal in app.share_panel.message.object
+    opened = other.reveal(share.reveal)
+    assert opened.status == "verified" and opened.roll == entry.roll
+    assert open_link(share.revealed).roll == entry.roll
+
+
+def test_a_secret_roll_in_a_session_takes_a_number_but_not_the_session_seed():
+    app = AppState()
+    app.rolls.session.set_code("ABC")
+    fate(app)
+    app.fate.secret = True
+    entry = app.roll()
+    assert entry.session_number == 1
+    assert entry.seed != links.session_roll_seed("ABC", 1, entry.check, entry.character)
+    sealed = links.decode_link(entry_link(entry).link)
+    assert sealed.number == 1 and sealed.kind is links.Kind.SECRET
+
+
+def test_a_prepared_check_link_opens_with_a_roll():
+    app = KostkaApp()
+    one_ring(app.state)
+    app.share_panel.show_check()
+    url = app.share_panel.url
+    link = links.decode_link(url)
+    assert link.kind is links.Kind.CHECK and link.check == app.state.one_ring.check and link.label == "awareness"
+    app.state.one_ring.character.awareness = "3"  # the link on screen follows the form
+    assert links.decode_link(app.share_panel.url).check.rating == 3
+    other = KostkaApp()
+    other.share.open(url)
+    assert other.link_panel.roll_button.visible
+    assert "Awareness, rating 2, TN 15" in other.link_panel.body.object
+    other.link_panel.roll()
+    (entry,) = other.state.rolls.log.entries
+    assert entry.check == link.check and entry.character == "Hanar"
+    assert "link-roll-result" in other.link_panel.rolled.object
+
+
+def test_unreadable_stored_data_is_kept_aside_and_the_app_starts_clean():
+    good = AppState()
+    fate(good, name="Kept")
+    values = {KEY_CHARACTERS: good.characters_json(), KEY_SESSION: SessionState(code="ABC").to_json()}
+    state, session = AppState(), SessionState()
+    out, kept = load_stored(state, session, dict(values), "20260101T000000", KEY_CHARACTERS, KEY_SESSION)
+    assert kept == [] and out == values and state.fate.character.name_text == "Kept" and session.code == "ABC"
+
+    for junk in ("{not json", "[" * 5000 + "]" * 5000, json.dumps({"format": "kostka", "version": 99, "kind": "characters"})):
+        bad = {KEY_CHARACTERS: junk, KEY_SESSION: "nonsense", "kostka.lang": "cs"}
+        state, session = AppState(), SessionState()
+        out, kept = load_stored(state, session, dict(bad), "20260101T000000", KEY_CHARACTERS, KEY_SESSION)
+        assert kept == [KEY_CHARACTERS, KEY_SESSION]
+        assert out[f"{BACKUP_PREFIX}20260101T000000.characters"] == junk
+        assert out[f"{BACKUP_PREFIX}20260101T000000.session"] == "nonsense"
+        assert out[KEY_CHARACTERS] == "" and out["kostka.lang"] == "cs"
+        assert state.characters_json() == AppState().characters_json() and session.code == ""
+    twice = keep_aside(keep_aside({"kostka.x": "1"}, "kostka.x", "T"), "kostka.x", "T")
+    assert twice[f"{BACKUP_PREFIX}T.x"] == "1" and f"{BACKUP_PREFIX}T.x+" in twice
+
+
+def test_the_app_tells_the_user_about_data_kept_aside():
+    app = KostkaApp()
+    app.store.values = {KEY_CHARACTERS: "{broken", KEY_SESSION: ""}
+    app.store.loaded = True
+    backups = [k for k in app.store.values if k.startswith(BACKUP_PREFIX)]
+    assert len(backups) == 1 and app.store.values[backups[0]] == "{broken"
+    assert "a copy was kept aside" in app.storage_message.object
+    assert json.loads(app.store.values[KEY_CHARACTERS])  # started clean and saved again
+    assert app.store.ready
+
+
+def test_files_are_kostka_documents_and_import_through_the_validator():
+    source = AppState()
+    fate(source, name="Imported")
+    source.gurps.character.skills = [{"name": "Guns", "level": "zz"}]  # half-typed: left out of the export
+    text = export_characters(source)
+    data = json.loads(text)
+    assert (data["format"], data["version"], data["kind"]) == ("kostka", 1, "characters")
+    assert engine.documents.read_document(text).kind == "characters"
+    target = AppState()
+    assert import_characters(target, text.encode()) >= 1
+    assert "Imported" in target.rosters["fate"].names()
+    before = target.characters_json()
+    bad = json.loads(text)
+    bad["systems"]["fate"]["characters"][0]["skill"] = 999
+    with pytest.raises(InputError) as info:
+        import_characters(target, json.dumps(bad))
+    assert info.value.field.startswith("systems.fate.characters[0].skill")
+    with pytest.raises(InputError):
+        import_characters(target, b"\xff\xfe junk")
+    assert target.characters_json() == before

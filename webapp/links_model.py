@@ -1,0 +1,323 @@
+"""Share links in the web app: what a roll's link is, what an opened link shows, session numbering.
+
+No Panel import: these are ``param`` models and plain functions over
+:mod:`engine.links`, the one door for links. A link is never trusted: opening
+one decodes it strictly, rolls again with the engine and keeps the
+:class:`engine.links.Verdict`; a link that cannot be read becomes an
+:class:`engine.InputError` kept on the model, and nothing else changes.
+
+Session numbering: once the game master's session code is set, every roll
+takes the next running number of its (session code, character) pair and its
+seed is :func:`engine.links.session_roll_seed` of both (a secret roll takes
+a number too, but a fresh random seed, or everyone holding the code could
+open it). :class:`SessionNumbers` keeps the last number of each pair; it is
+stored in the browser so a reload does not start again at 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import param
+
+from engine import InputError
+from engine import links
+from engine.errors import check_int
+
+__all__ = [
+    "MAX_SEEN",
+    "Opened",
+    "SessionState",
+    "Share",
+    "ShareModel",
+    "check_link",
+    "entry_link",
+    "export_characters",
+    "export_log",
+    "import_characters",
+    "keep_aside",
+    "load_stored",
+    "open_link",
+    "read_session",
+]
+
+#: The most links kept for the numbering report (opened links and own rolls).
+MAX_SEEN = 500
+#: Entries kept in the stored numbering (pairs of session code and character).
+MAX_PAIRS = 200
+
+
+def _key(code: str, name: str) -> str:
+    return f"{code}\u0000{name}"
+
+
+class SessionState(param.Parameterized):
+    """The game master's session code and the last running number of each (code, character)."""
+
+    code = param.String(default="", doc="The session code ('' when rolls are not numbered)")
+    numbers = param.Dict(default={}, doc="'code\\0name' -> last number used")
+
+    def set_code(self, text: Any) -> str:
+        """Set the code from what was typed ('' turns numbering off); raises InputError when unusable."""
+        if text is None or (isinstance(text, str) and not text.strip()):
+            self.code = ""
+            return ""
+        code = links.clean_text("session_code", text, links.MAX_CODE_LENGTH, links.MAX_CODE_BYTES, required=True)
+        self.code = code
+        return code
+
+    def next_number(self, name: str) -> int:
+        """Take the next running number for ``name`` under the current code."""
+        key = _key(self.code, links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES))
+        number = self.numbers.get(key, 0) + 1
+        numbers = {**self.numbers, key: number}
+        if len(numbers) > MAX_PAIRS:
+            numbers = dict(list(numbers.items())[-MAX_PAIRS:])
+        self.numbers = numbers
+        return number
+
+    def to_json(self) -> str:
+        return json.dumps({"code": self.code, "numbers": self.numbers}, ensure_ascii=False, separators=(",", ":"))
+
+    def load(self, text: str) -> None:
+        """Restore from stored text; raises InputError (nothing changed) when it cannot be read."""
+        code, numbers = read_session(text)
+        self.param.update(code=code, numbers=numbers)
+
+
+def read_session(text: Any) -> tuple[str, dict[str, int]]:
+    """Validate the stored session (``{"code": text, "numbers": {"code\\0name": n}}``)."""
+    if not isinstance(text, str) or len(text) > 100_000:
+        raise InputError("session", "format", "the stored session is not readable text")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise InputError("session", "format", "the stored session is not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("numbers", {}), dict):
+        raise InputError("session", "format", "the stored session has the wrong shape")
+    raw = data.get("code", "")
+    code = "" if raw == "" else links.clean_text("session.code", raw, links.MAX_CODE_LENGTH, links.MAX_CODE_BYTES)
+    numbers: dict[str, int] = {}
+    for key, value in list(data.get("numbers", {}).items())[-MAX_PAIRS:]:
+        if not isinstance(key, str) or key.count("\u0000") != 1:
+            raise InputError("session.numbers", "format", "a numbering key is not 'code\\0name'")
+        numbers[key] = check_int("session.numbers", value, 0, links.MAX_NUMBER)
+    return code, numbers
+
+
+# -- links of log entries ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Share:
+    """What the share panel shows for one roll: the link to give out, and for a secret roll the GM's part.
+
+    ``link`` is the payload to share (a sealed link for a hidden secret roll);
+    ``reveal`` and ``revealed`` (the reveal code and the revealed link) are set
+    for a secret roll once the game master has revealed it.
+    """
+
+    link: str
+    kind: str
+    reveal: str = ""
+    revealed: str = ""
+
+
+def _label(entry: Any) -> str:
+    return links.link_text("label", entry.ability or "", links.MAX_LABEL_LENGTH, links.MAX_LABEL_BYTES)
+
+
+def entry_link(entry: Any) -> Share:
+    """The share link of a log entry (a roll or a contest); raises InputError for fights."""
+    if getattr(entry, "kind", "roll") not in ("roll", "contest"):
+        raise InputError("entry", "choice", "only rolls and contests have share links", allowed=["roll", "contest"])
+    session = dict(session_code=entry.session_code, number=entry.session_number) if getattr(entry, "session_code", None) else {}
+    if entry.secret:
+        sealed = links.encode_secret_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session)
+        if entry.revealed:
+            return Share(sealed.link, "secret", sealed.reveal, sealed.revealed_link)
+        return Share(sealed.link, "secret")
+    if session:
+        payload = links.encode_roll_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session)
+    else:
+        payload = links.encode_roll_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry))
+    return Share(payload, "roll")
+
+
+def check_link(check: Any, *, name: str = "", label: str = "") -> str:
+    """A prepared check's link payload."""
+    return links.encode_check_link(check, name=name, label=label)
+
+
+# -- opening a link ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An opened link: the decoded link and its verdict, or the error that stopped reading it."""
+
+    text: str
+    link: links.Link | None = None
+    verdict: links.Verdict | None = None
+    error: InputError | None = None
+
+    @property
+    def status(self) -> str:
+        """``"unreadable"``, ``"verified"``, ``"altered"`` or ``"sealed"``."""
+        if self.error is not None or self.verdict is None:
+            return "unreadable"
+        return str(self.verdict.status)
+
+    @property
+    def roll(self) -> Any:
+        """The engine's roll of the link (None for a prepared check, a sealed or an unreadable link)."""
+        return None if self.verdict is None else self.verdict.roll
+
+
+def open_link(text: Any, reveal: Any = None) -> Opened:
+    """Decode and verify ``text`` (an address, ``r=…`` or a bare payload); never raises."""
+    shown = text[:links.MAX_LINK_TEXT] if isinstance(text, str) else ""
+    try:
+        verdict = links.verify(text, reveal if reveal not in (None, "") else None)
+    except InputError as error:
+        return Opened(shown, error=error)
+    return Opened(shown, verdict.link, verdict)
+
+
+class ShareModel(param.Parameterized):
+    """The app's side of sharing: the session, the opened link and the links seen for the numbering report."""
+
+    session = param.ClassSelector(class_=SessionState)
+    opened = param.Parameter(default=None, doc="The Opened link on screen, or None")
+    seen = param.List(default=[], doc="Link payloads seen (own rolls and opened links), oldest first")
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("session", SessionState())
+        super().__init__(**params)
+
+    def open(self, text: Any, reveal: Any = None) -> Opened:
+        opened = open_link(text, reveal)
+        self.opened = opened
+        if opened.link is not None and opened.link.session_code is not None:
+            self.remember(opened.link.payload)
+        return opened
+
+    def reveal(self, code: Any) -> Opened:
+        """Open the sealed secret on screen with the game master's reveal code (or revealed link)."""
+        current = self.opened
+        if current is None or current.link is None:
+            raise InputError("reveal", "rule", "no secret roll is open")
+        opened = open_link(current.link.payload, code)
+        if opened.verdict is not None and "reveal" in opened.verdict.mismatches:
+            raise InputError("reveal", "rule", "this reveal code does not open this secret roll")
+        self.opened = opened
+        return opened
+
+    def close(self) -> None:
+        self.opened = None
+
+    def remember(self, payload: str) -> None:
+        if payload and payload not in self.seen:
+            self.seen = [*self.seen, payload][-MAX_SEEN:]
+
+    def gaps(self, entries: Any = ()) -> list[links.SessionNumbers]:
+        """The numbering per (session code, character) over the log's rolls and the links opened."""
+        payloads = list(self.seen)
+        for entry in entries:
+            if getattr(entry, "session_code", None) and getattr(entry, "kind", "roll") in ("roll", "contest"):
+                try:
+                    payloads.append(entry_link(entry).link)
+                except InputError:
+                    continue
+        return links.find_gaps(dict.fromkeys(payloads))
+
+
+# -- stored data --------------------------------------------------------------------------------------
+
+#: Unreadable stored data is copied to ``kostka.backup.<time stamp>.<what>`` before the app starts clean.
+BACKUP_PREFIX = "kostka.backup."
+
+
+def keep_aside(values: dict[str, str], key: str, stamp: str) -> dict[str, str]:
+    """``values`` with the text under ``key`` copied to a backup key and ``key`` emptied (removed)."""
+    name = key[len("kostka."):] if key.startswith("kostka.") else key
+    backup = f"{BACKUP_PREFIX}{stamp}.{name}"
+    while backup in values:
+        backup += "+"
+    return {**values, backup: values.get(key, ""), key: ""}
+
+
+def load_stored(state: Any, session: SessionState, values: dict[str, str], stamp: str,
+                characters_key: str, session_key: str) -> tuple[dict[str, str], list[str]]:
+    """Apply the stored characters and session to ``state`` and ``session``.
+
+    Stored characters pass :func:`engine.documents.read_document` (leniently: a
+    half-typed field is not a reason to refuse the rest) before the app reads
+    them; the session passes :func:`read_session`. What cannot be read is kept
+    aside (:func:`keep_aside`) and the app starts clean. Returns the new
+    storage values and the keys that were kept aside.
+    """
+    from engine.documents import read_document
+
+    kept: list[str] = []
+    text = values.get(characters_key, "")
+    if text:
+        try:
+            read_document(text, kind="characters", lenient=True)
+            state.load_characters(text)
+        except InputError:
+            values = keep_aside(values, characters_key, stamp)
+            kept.append(characters_key)
+    text = values.get(session_key, "")
+    if text:
+        try:
+            session.load(text)
+        except InputError:
+            values = keep_aside(values, session_key, stamp)
+            kept.append(session_key)
+    return values, kept
+
+
+# -- files ----------------------------------------------------------------------------------------------
+
+
+def export_characters(state: Any) -> str:
+    """The characters as a ``{"format": "kostka", "version": 1, "kind": "characters"}`` document.
+
+    Read back through :func:`engine.documents.read_document` (leniently: a
+    field still half-typed on the form is left out rather than exported as junk).
+    """
+    from engine.documents import read_document
+
+    doc = read_document(state.characters_json(), kind="characters", lenient=True)
+    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=1)
+
+
+def export_log(entries: Any) -> str:
+    """The roll log as a ``kind: "log"`` document; an unrevealed secret roll has neither result nor seed."""
+    from engine.documents import FORMAT, VERSION, validate_document
+
+    rolls = []
+    for entry in entries:
+        if getattr(entry, "kind", "roll") not in ("roll", "contest"):
+            continue  # fight records are not log documents (yet)
+        data = entry.to_dict()
+        if entry.hidden:
+            data.pop("seed", None)
+            data["result"] = None
+        rolls.append(data)
+    doc = validate_document({"format": FORMAT, "version": VERSION, "kind": "log", "rolls": rolls}, lenient=True)
+    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=1)
+
+
+def import_characters(state: Any, data: Any) -> int:
+    """Add the characters of an imported file (any supported version); raises InputError, nothing changed."""
+    from engine.documents import read_document
+
+    doc = read_document(data, kind="characters")
+    legacy = {"format": "kostka-characters", "version": 1, "systems": doc.systems or {}}
+    if doc.monsters is not None:
+        legacy["monsters"] = doc.monsters
+    return state.load_characters(json.dumps(legacy, ensure_ascii=False), merge=True)

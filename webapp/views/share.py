@@ -1,0 +1,514 @@
+"""Sharing on screen: a roll's link (copy button, selectable text, QR code), an opened link with its
+verdict, the session code with its help text, and the numbering report.
+
+Nothing that came from a link, a stored value or a name typed by someone is
+ever put into the page as markup: every such text goes through
+:func:`html.escape`, dice are drawn by :mod:`webapp.dice` from integers, and
+the QR code is the SVG ``segno`` made from our own link.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import panel as pn
+import param
+from panel.custom import JSComponent
+
+from engine import InputError, links
+
+from ..dice import d6_pips, dice_row
+from ..i18n import N_, Translator, error_text
+from ..links_model import Opened, ShareModel, check_link, entry_link
+from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..qr import qr_svg
+from .common import Binder, button, checkbox, html_pane
+
+__all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
+
+#: What a mismatch found by :func:`engine.links.verify` means, in words.
+MISMATCH_LABELS = {
+    "digest": N_("the inputs, the name or the seed"),
+    "claim.dice": N_("the dice"),
+    "claim.outcome": N_("the outcome"),
+    "claim.rounds": N_("the number of rounds"),
+    "reveal": N_("the reveal code"),
+}
+
+HELP_TEXT = N_(
+    "Session code: the game master picks a short code for the evening and everyone types it here once. "
+    "Each roll then gets a running number per character, and its dice come from the code and the number "
+    "through a cryptographic hash, so nobody can choose a lucky seed. Share each roll's link with the game "
+    "master: a missing or repeated number in the list of shared links shows a roll that was skipped or made again."
+)
+
+
+class CopyButton(JSComponent):
+    """A button that puts ``text`` on the clipboard (falls back to selecting a hidden text field).
+
+    The inline module imports nothing, so it works offline and in the browser
+    build. ``copies`` counts the taps that reached the clipboard.
+    """
+
+    text = param.String(default="")
+    label = param.String(default="Copy")
+    done = param.String(default="Copied")
+    copies = param.Integer(default=0)
+
+    _esm = """
+export function render({ model, el }) {
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = "bk-btn bk-btn-primary";
+  btn.style.minHeight = "48px";
+  btn.style.minWidth = "140px";
+  btn.style.fontSize = "16px";
+  btn.textContent = model.label;
+  btn.setAttribute("data-testid", "copy-link");
+  const fallback = (text) => {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    el.appendChild(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    el.removeChild(area);
+    return ok;
+  };
+  const done = () => {
+    model.copies = model.copies + 1;
+    btn.textContent = model.done;
+    setTimeout(() => { btn.textContent = model.label; }, 2000);
+  };
+  btn.addEventListener("click", () => {
+    const text = model.text;
+    if (!text) return;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, () => { if (fallback(text)) done(); });
+    } else if (fallback(text)) {
+      done();
+    }
+  });
+  model.on("label", () => { btn.textContent = model.label; });
+  model.on("text", () => { btn.disabled = !model.text; });
+  btn.disabled = !model.text;
+  el.appendChild(btn);
+}
+"""
+
+
+def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
+    """The "secret roll" switch of a desk that has a ``secret`` parameter."""
+    box = checkbox(value=desk.secret, width=200, css_classes=["secret-roll"])
+    binder.text(box, "name", N_("Secret GM roll"))
+    box.link(desk, value="secret", bidirectional=True)
+    return box
+
+
+def hidden_html(tr: Translator, head: str) -> str:
+    """The result area of a secret roll that has not been revealed (no dice, no outcome)."""
+    return (
+        f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
+        f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div></div>'
+    )
+
+
+def dice_html(tr: Translator, roll: Any) -> str:
+    """The dice of any roll record, drawn as dice (faces are integers from the engine)."""
+    system = getattr(roll.check, "system", "") if hasattr(roll, "check") else ""
+    data = roll.to_dict()
+    system = data.get("system", system)
+
+    def d6s(faces: Any, caption: str) -> str:
+        return dice_row([d6_pips(int(f), label=tr(N_("Die showing {face}"), face=int(f))) for f in faces], caption)
+
+    if system == "one-ring":
+        from .one_ring import one_ring_dice_html  # the One Ring screen imports this module
+
+        return one_ring_dice_html(tr, roll)
+    if system == "gurps":
+        return d6s(data["dice"], "3d6")
+    if system == "gurps-quick":
+        return d6s(data["dice_a"], tr(N_("You"))) + d6s(data["dice_b"], tr(N_("Opponent")))
+    if system == "gurps-regular":
+        last = data["rounds"][-1]
+        return d6s(last["dice_a"], tr(N_("You"))) + d6s(last["dice_b"], tr(N_("Opponent")))
+    if system == "fate":
+        return d6s(data["dice"], "2d6")
+    return ""
+
+
+def link_entry(link: links.Link, roll: Any) -> LogEntry:
+    """A log entry for what a link shows (not added to any log), so it reads like one."""
+    contest = link.system in ("gurps-quick", "gurps-regular")
+    return LogEntry(
+        number=0, time="", system="gurps" if contest else link.system, character=link.name, ability=link.label,
+        check=link.check, seed=link.seed or 0, roll=roll, secret=link.secret, revealed=roll is not None,
+        kind="contest" if contest else "roll", session_code=link.session_code, session_number=link.number,
+    )
+
+
+def _texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
+    from .shell import entry_texts  # the log's wording; imported here because the shell imports this module
+
+    return entry_texts(tr, entry)
+
+
+def _session_text(tr: Translator, code: str | None, number: int | None) -> str:
+    if not code:
+        return ""
+    return tr(N_("Session {code}, roll no. {n}"), code=code, n=number)
+
+
+class SharePanel(pn.viewable.Viewer):
+    """Under the system's screen: the link of the latest roll and of the check on the form."""
+
+    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None) -> None:
+        super().__init__()
+        self.state = state
+        self.share = share
+        self.binder = binder
+        self.tr = tr = binder.tr
+        self.base_url = base_url or (lambda: "")
+        self.entry: LogEntry | None = None
+        self.url = ""
+        self.title = html_pane("")
+        self.link_text = html_pane("")
+        self.qr = pn.pane.HTML("", width=340, height=340, margin=(2, 5), visible=False)
+        self.copy = CopyButton(height=52, width=160, margin=(2, 5))
+        binder.on_lang(lambda: self.copy.param.update(label=tr(N_("Copy the link")), done=tr(N_("Copied"))))
+        self.check_button = button("", width=240)
+        binder.text(self.check_button, "name", N_("Link to this check"))
+        self.check_button.on_click(lambda e: self.show_check())
+        self.reveal_button = button("", width=200, visible=False)
+        binder.text(self.reveal_button, "name", N_("Reveal"))
+        self.reveal_button.on_click(lambda e: self.reveal())
+        self.message = html_pane("")
+        state.rolls.log.param.watch(self._log_changed, "entries")
+        for desk in state.desks.values():  # a check link on screen follows the form
+            desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
+        state.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "system")
+        self._mode = ""
+        binder.on_lang(self._redraw)
+        self._layout = pn.Column(
+            self.title,
+            pn.FlexBox(self.copy, self.check_button, self.reveal_button, flex_wrap="wrap", align_items="center"),
+            self.link_text, self.message, self.qr,
+            sizing_mode="stretch_width",
+        )
+
+    # -- what is shown ------------------------------------------------------------------------------
+    def _log_changed(self, *_: Any) -> None:
+        entries = self.state.rolls.log.entries
+        latest = next((e for e in reversed(entries) if e.kind in ("roll", "contest")), None)
+        if latest is None:
+            self.entry, self._mode = None, ""
+        elif latest is not self.entry or self._mode == "roll":
+            self.entry, self._mode = latest, "roll"
+        self._redraw()
+
+    def show_check(self) -> None:
+        """Show the link of the prepared check now on the form."""
+        desk = self.state.desk
+        check = getattr(desk, "check", None)
+        if check is None:
+            self._mode = "check-error"
+        else:
+            self._mode = "check"
+        self._redraw()
+
+    def reveal(self) -> None:
+        """Reveal the latest roll (a secret roll): on screen, in the log and in its link."""
+        entry = self.entry
+        if entry is None or not entry.hidden:
+            return
+        self.state.rolls.log.reveal(entry.number)
+        for desk in self.state.desks.values():
+            if getattr(desk, "last", None) is entry:
+                desk.param.trigger("last")
+
+    def _set_url(self, payload: str) -> None:
+        self.url = links.link_url(self.base_url(), payload)
+        self.copy.text = self.url
+        self.link_text.object = (
+            f'<div class="note" style="word-break:break-all;user-select:all" data-testid="share-link">{escape(self.url)}</div>'
+        )
+        try:
+            self.qr.object = f'<div data-testid="share-qr" style="line-height:0">{qr_svg(self.url)}</div>'
+            self.qr.visible = True
+        except InputError:
+            self.qr.object, self.qr.visible = "", False
+
+    def _clear(self) -> None:
+        self.url = ""
+        self.copy.text = ""
+        self.link_text.object = ""
+        self.qr.object, self.qr.visible = "", False
+
+    def _redraw(self, *_: Any) -> None:
+        tr = self.tr
+        self.reveal_button.visible = False
+        self.message.object = ""
+        if self._mode in ("check", "check-error"):
+            desk = self.state.desk
+            label = getattr(desk, "ability", "") if self.state.system == "one-ring" else ""
+            if self.state.system == "gurps" and desk.character.skills:
+                label = desk.character.skills[min(desk.skill_index, len(desk.character.skills) - 1)].get("name", "")
+            try:
+                self._set_url(check_link(desk.check, name=desk.character.name_text, label=label))
+            except (InputError, AttributeError):
+                self._mode = "check-error"
+            else:
+                self._mode = "check"
+                self.title.object = f'<div class="card-title">{escape(tr(N_("Link to this check")))}</div>'
+                self.message.object = f'<div class="note">{escape(tr(N_("Whoever opens this link gets the same check with a Roll button.")))}</div>'
+                return
+        if self._mode == "check-error":
+            self._clear()
+            self.title.object = ""
+            self.message.object = f'<div class="field-error" role="alert">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            return
+        entry = self.entry
+        if entry is None:
+            self._clear()
+            self.title.object = ""
+            return
+        try:
+            share = entry_link(entry)
+        except InputError:
+            self._clear()
+            self.title.object = ""
+            return
+        self.title.object = f'<div class="card-title">{escape(tr(N_("Share this roll")))}</div>'
+        if share.kind == "secret" and not share.reveal:
+            self._set_url(share.link)
+            self.reveal_button.visible = True
+            self.message.object = f'<div class="note" data-testid="share-note">{escape(tr(N_("Sealed link: it shows the check but not the result until you reveal the roll.")))}</div>'
+        elif share.kind == "secret":
+            self._set_url(share.revealed)
+            self.message.object = (
+                f'<div class="note" data-testid="share-note">{escape(tr(N_("Revealed. Reveal code for those who hold the sealed link:")))} '
+                f'<b data-testid="reveal-code" style="user-select:all">{escape(share.reveal)}</b></div>'
+            )
+        else:
+            self._set_url(share.link)
+            session = _session_text(tr, entry.session_code, entry.session_number)
+            if session:
+                self.message.object = f'<div class="note" data-testid="share-note">{escape(session)}</div>'
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
+
+
+class LinkPanel(pn.viewable.Viewer):
+    """At the top of the page: an opened link, its verdict and what it shows (or why it cannot be read)."""
+
+    def __init__(self, state: AppState, share: ShareModel, binder: Binder) -> None:
+        super().__init__()
+        self.state = state
+        self.share = share
+        self.binder = binder
+        self.tr = tr = binder.tr
+        self.body = html_pane("")
+        self.reveal_code = pn.widgets.TextInput(width=220, height=70, max_length=links.MAX_LINK_TEXT, visible=False)
+        binder.text(self.reveal_code, "name", N_("Reveal code"))
+        self.reveal_button = button("", width=160, visible=False)
+        binder.text(self.reveal_button, "name", N_("Open"))
+        self.reveal_button.on_click(lambda e: self.reveal())
+        self.roll_button = button("", kind="primary", width=180, height=56, visible=False)
+        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button.on_click(lambda e: self.roll())
+        self.close_button = button("", width=160)
+        binder.text(self.close_button, "name", N_("Close"))
+        self.close_button.on_click(lambda e: share.close())
+        self.rolled = html_pane("")
+        self.reveal_error = html_pane("")
+        self._rolled_entry: LogEntry | None = None
+        self._layout = pn.Column(
+            self.body,
+            pn.FlexBox(self.reveal_code, self.reveal_button, self.roll_button, self.close_button, flex_wrap="wrap",
+                       align_items="flex-end"),
+            self.reveal_error, self.rolled,
+            sizing_mode="stretch_width", visible=False,
+            styles={"border": "3px solid var(--k-accent, #0b5cad)", "border-radius": "8px", "padding": "6px"},
+        )
+        share.param.watch(self._show, "opened")
+        binder.on_lang(self._show)
+
+    def reveal(self) -> None:
+        try:
+            self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or "")
+            self.reveal_error.object = ""
+        except InputError as error:
+            self.reveal_error.object = f'<div class="field-error" role="alert">{escape(self._error(error))}</div>'
+
+    def roll(self) -> None:
+        """Roll the prepared check of the opened link (numbered when a session code is set)."""
+        opened = self.share.opened
+        if opened is None or opened.link is None or opened.link.kind is not links.Kind.CHECK:
+            return
+        link = opened.link
+        try:
+            if link.system in ("gurps-quick", "gurps-regular"):
+                entry = self.state.rolls.contest(link.check, character=link.name, ability=link.label, opponent="number")
+            else:
+                entry = self.state.rolls.roll(link.check, character=link.name, ability=link.label)
+        except InputError as error:
+            self.rolled.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            return
+        self._rolled_entry = entry
+        self._show_rolled()
+
+    def _show_rolled(self) -> None:
+        entry = self._rolled_entry
+        if entry is None:
+            self.rolled.object = ""
+            return
+        inputs, result = _texts(self.tr, entry)
+        self.rolled.object = (
+            f'<div data-testid="link-roll-result">{dice_html(self.tr, entry.roll)}'
+            f'<div class="outcome" data-testid="link-roll-outcome">{escape(result)}</div></div>'
+        )
+
+    def _error(self, error: InputError) -> str:
+        tr = self.tr
+        if error.field.startswith("reveal"):
+            return tr(N_("This reveal code does not open this secret roll."))
+        if error.field.startswith("link"):
+            return tr(N_("This link could not be read: it is cut short, altered or not a Kostka link."))
+        return error_text(tr, error)
+
+    def _verdict_html(self, opened: Opened) -> str:
+        tr = self.tr
+        status = opened.status
+        kind = opened.link.kind if opened.link is not None else None
+        if status == "unreadable":
+            return f'<div class="outcome bad" role="alert" data-testid="verdict" data-status="unreadable">{escape(self._error(opened.error))}</div>'  # type: ignore[arg-type]
+        if status == "altered":
+            what = ", ".join(tr(MISMATCH_LABELS.get(m, m)) for m in opened.verdict.mismatches)  # type: ignore[union-attr]
+            text = tr(N_("This link was altered; these do not match: {what}."), what=what)
+            return f'<div class="outcome bad" role="alert" data-testid="verdict" data-status="altered">{escape(text)}</div>'
+        if status == "sealed":
+            text = tr(N_("Secret roll, sealed: the result is hidden until the game master gives the reveal code."))
+            return f'<div class="outcome" data-testid="verdict" data-status="sealed">{escape(text)}</div>'
+        if kind is links.Kind.CHECK:
+            text = tr(N_("A prepared check: roll it here."))
+        else:
+            text = tr(N_("This roll follows from this link."))
+        return f'<div class="outcome good" data-testid="verdict" data-status="verified">{escape(text)}</div>'
+
+    def _show(self, *_: Any) -> None:
+        tr = self.tr
+        opened = self.share.opened
+        if opened is None:
+            self._layout.visible = False
+            self.body.object = ""
+            self._rolled_entry = None
+            self.rolled.object = ""
+            return
+        self._layout.visible = True
+        link = opened.link
+        sealed = opened.status == "sealed"
+        self.reveal_code.visible = self.reveal_button.visible = sealed
+        self.roll_button.visible = link is not None and link.kind is links.Kind.CHECK and opened.status == "verified"
+        if opened.status != "sealed":
+            self.reveal_error.object = ""
+        self._show_rolled()
+        title = f'<div class="card-title">{escape(tr(N_("Shared link")))}</div>'
+        verdict = self._verdict_html(opened)
+        if link is None:
+            self.body.object = f'<div data-testid="shared-link">{title}{verdict}</div>'
+            return
+        entry = link_entry(link, opened.roll)
+        who = link.name or tr(N_("Unnamed character"))
+        system = SYSTEM_TITLES.get(entry.system, entry.system)
+        inputs, result = _texts(tr, entry)
+        session = _session_text(tr, link.session_code, link.number)
+        parts = [
+            title,
+            verdict,
+            f'<div class="readout" data-testid="link-character">{escape(who)}</div>',
+            f'<div class="muted" data-testid="link-inputs">{escape(tr(system))}: {escape(inputs)}</div>',
+        ]
+        if session:
+            parts.append(f'<div class="note" data-testid="link-session">{escape(session)}</div>')
+        if opened.roll is not None:
+            parts.append(f'<div data-testid="link-dice">{dice_html(tr, opened.roll)}</div>')
+            parts.append(f'<div class="outcome" data-testid="link-outcome">{escape(result)}</div>')
+        self.body.object = f'<div data-testid="shared-link">{"".join(parts)}</div>'
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
+
+
+class SessionPanel(pn.viewable.Viewer):
+    """The session code field, its help text, and the numbering of the rolls seen (gaps, repeats)."""
+
+    def __init__(self, state: AppState, share: ShareModel, binder: Binder) -> None:
+        super().__init__()
+        self.state = state
+        self.share = share
+        self.binder = binder
+        self.tr = tr = binder.tr
+        self.code = pn.widgets.TextInput(value=share.session.code, width=240, height=70, max_length=links.MAX_CODE_LENGTH * 2)
+        self.error: InputError | None = None
+        self.code.param.watch(self._typed, "value")
+        share.session.param.watch(self._code_changed, "code")
+        self.help = html_pane("")
+        binder.on_lang(lambda: setattr(self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'))
+        binder.on_lang(self._label)
+        self.report = html_pane("")
+        state.rolls.log.param.watch(self._report, "entries")
+        share.param.watch(self._report, "seen")
+        binder.on_lang(self._report)
+        self._layout = pn.Column(pn.Row(self.code, self.help), self.report, sizing_mode="stretch_width")
+
+    def _label(self) -> None:
+        label = self.tr(N_("Session code"))
+        message = error_text(self.tr, self.error) if self.error is not None else ""
+        self.code.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
+
+    def _typed(self, event: Any) -> None:
+        try:
+            self.share.session.set_code(event.new)
+            self.error = None
+        except InputError as error:
+            self.error = error
+        self._label()
+
+    def _code_changed(self, event: Any) -> None:
+        if self.code.value.strip() != event.new:
+            self.code.value = event.new
+
+    def _report(self, *_: Any) -> None:
+        tr = self.tr
+        try:
+            groups = self.share.gaps(self.state.rolls.log.entries)
+        except InputError:
+            groups = []
+        if not groups:
+            self.report.object = ""
+            return
+        rows = []
+        for group in groups:
+            who = group.name or tr(N_("Unnamed character"))
+            numbers = tr(N_("numbers {first}–{last}"), first=group.numbers[0], last=group.numbers[-1])
+            problems = []
+            if group.missing:
+                problems.append(tr(N_("missing: {numbers}"), numbers=", ".join(map(str, group.missing))))
+            if group.duplicates:
+                problems.append(tr(N_("rolled again: {numbers}"), numbers=", ".join(map(str, group.duplicates))))
+            status = "; ".join(problems) if problems else tr(N_("no gaps"))
+            css = "field-error" if problems else "note"
+            rows.append(f'<li class="{css}">{escape(group.session_code)} · {escape(who)}: {escape(numbers)} — {escape(status)}</li>')
+        self.report.object = (
+            f'<div data-testid="numbering"><div class="card-title">{escape(tr(N_("Numbering of session rolls")))}</div>'
+            f'<ul>{"".join(rows)}</ul></div>'
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
