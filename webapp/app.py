@@ -25,7 +25,8 @@ def main() -> KostkaApp:
     location = pn.state.location
     if location is not None and location.search:
         app.apply_url()  # the server knows the address already: draw the right screen at once
-    pn.state.onload(app.apply_url)  # in the browser build the address arrives with the page
+    if pn.state.curdoc is not None:  # drawn and linked: apply the address (if not yet) and storage
+        pn.state.curdoc.on_event("document_ready", app.page_ready)
     return app
 
 

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
+expect.set_options(timeout=15_000)  # the machine running the tests may be busy
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 15_000
