@@ -364,6 +364,7 @@ class OneRingDesk(Form):
 
     def url_state(self) -> dict[str, str]:
         out = {k: getattr(self, k) for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override")}
+        out["secret"] = "1" if self.secret else ""
         return out
 
 
@@ -649,7 +650,7 @@ class FateDesk(Form):
         self.last = entry
 
     def url_state(self) -> dict[str, str]:
-        return {"difficulty": self.difficulty, "spend": self.favour_spend}
+        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else ""}
 
 
 # -- rolls and the log ---------------------------------------------------------------------------
@@ -1043,6 +1044,8 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
         for key in ("bonus_dice", "hope_spend", "tn_override"):
             if key in values:
                 updates[key] = _text(values[key])
+        if "secret" in values:
+            updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):
         skill = values.get("skill")
         if isinstance(skill, (int, str)) and str(skill).isdigit() and int(skill) < max(1, len(desk.character.skills)):
@@ -1077,4 +1080,6 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["difficulty"] = _text(values["difficulty"])
         if "spend" in values:
             updates["favour_spend"] = _text(values["spend"])
+        if "secret" in values:
+            updates["secret"] = _flag(values["secret"])
     desk.param.update(**updates)

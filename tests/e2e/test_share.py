@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -173,6 +174,7 @@ def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, bro
     page.get_by_label("Name").first.fill("Gandalf")
     page.get_by_label("Awareness", exact=True).fill("3")
     page.locator(".secret-roll input[type=checkbox]").check()
+    expect(page).to_have_url(re.compile("r_secret=1"))  # the app has taken it
     page.get_by_role("button", name="Roll", exact=True).click()
     expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     expect(page.locator(DICE)).to_have_count(0)
