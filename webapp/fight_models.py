@@ -803,6 +803,26 @@ class FightDesk(param.Parameterized):
     def start_fight(self) -> None:
         self.run.start(self.encounter())
 
+    def write_back(self) -> int:
+        """Copy life and points of the fight's creatures to their sheets (by name); returns how many changed."""
+        state = self.run.state
+        if state is None:
+            raise RuleError("fight", "no fight yet")
+        changed = 0
+        for roster, kind, points in ((self.heroes, "hero", "favour"), (self.monsters, "monster", "stoutness")):
+            now = {c.name: c for c in state.creatures if c.kind == kind}
+            sheets = []
+            for sheet in roster.characters:
+                c = now.get(str(sheet.get("name") or "").strip())
+                if c is not None and (sheet.get("life"), sheet.get(points)) != (str(c.life), str(c.points)):
+                    sheet = {**sheet, "life": str(c.life), points: str(c.points)}
+                    changed += 1
+                sheets.append(sheet)
+            if sheets != roster.characters:
+                roster.characters = sheets
+                roster.select(roster.current)
+        return changed
+
     def simulate(self) -> dict[str, Any]:
         values = self.setup.parse()
         for key in ("runs", "seed"):

@@ -423,3 +423,16 @@ def test_every_event_kind_is_described_in_every_language():
             if lang != "en":
                 assert not any("attacks" in line or "turn." in line for line in lines)
     assert {"start", "turn", "attack", "spend", "fall", "end", "position", "regen"} <= kinds
+
+
+def test_life_and_points_after_the_fight_go_back_to_the_sheets(app, desk):
+    wolf_vs_ada(desk)
+    desk.start_fight()
+    typed(desk.run, (3, 3))
+    desk.run.attack_points = "1"
+    desk.run.attack()  # 3+3+7+1 = 14 against 10: 4 + 1 = 5 damage, a second attack
+    assert desk.write_back() == 2
+    assert (app.fate.character.life, app.fate.character.favour) == ("12", "2")
+    assert (desk.monster_form.life, desk.monster_form.stoutness) == ("4", "4")
+    assert app.rosters["fate"].characters[0]["favour"] == "2"
+    assert desk.write_back() == 0

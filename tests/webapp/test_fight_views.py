@@ -123,3 +123,14 @@ def test_names_stay_text(app, view):
                  view.step.object, view.sim_readout.object, view.sim_log.object, app.log_table.object):
         assert "<img" not in html
     assert "&lt;img" in view.step.object
+
+
+def test_simulation_shows_rounds_and_survivors(view):
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.setup.runs = "100"
+    view.desk.simulate()
+    assert view.rounds_pane.visible and view.sim_run.visible
+    shares = view.rounds_chart.source.data["p"]
+    assert abs(sum(shares) - 1) < 1e-9
+    assert "Heroes win" in view.sim_readout.object and "<li>Wolf:" in view.sim_readout.object

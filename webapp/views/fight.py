@@ -510,6 +510,8 @@ class FightView(pn.viewable.Viewer):
         self.undo = undo = self._button(N_("Undo"), width=140, height=56, visible=False)
         undo.on_click(self._act(run.undo, message))
         self.step = pane("")
+        self.write_back = self._button(N_("Write life and points to the sheets"), width=340, visible=False)
+        self.write_back.on_click(self._act(self.desk.write_back, message))
         self.controls = pn.Column(
             pn.FlexBox(self.target, self._field(run, "attack_points", N_("Points the attacker spends"), 200),
                        self._field(run, "defence_points", N_("Points the defender spends"), 200), manual,
@@ -519,7 +521,8 @@ class FightView(pn.viewable.Viewer):
         )
         run.param.watch(self._show_fight, ["version"])
         self.binder.on_lang(self._show_fight)
-        return pn.Column(title, start, self.fight_status, self.controls, undo, message, self.step,
+        return pn.Column(title, start, self.fight_status, self.controls, pn.FlexBox(undo, self.write_back), message,
+                         self.step,
                          styles=CARD, sizing_mode="stretch_width")
 
     def _lines_html(self, state: Any) -> str:
@@ -559,7 +562,7 @@ class FightView(pn.viewable.Viewer):
             self.fight_status.object = ('<div class="muted" data-testid="fight-status">'
                                         + escape(tr(N_("Place the creatures above, then start the fight."))) + "</div>")
             self.controls.visible = False
-            self.undo.visible = False
+            self.undo.visible = self.write_back.visible = False
             self.step.object = ""
             return
         na = run.next_action()
@@ -592,7 +595,7 @@ class FightView(pn.viewable.Viewer):
             self.target.value = na.default_target
         self.fight_status.object = status + self._lines_html(state)
         self.controls.visible = na is not None
-        self.undo.visible = True
+        self.undo.visible = self.write_back.visible = True
         self._show_step()
 
     def _show_step(self) -> None:
@@ -641,6 +644,9 @@ class FightView(pn.viewable.Viewer):
         go = self._button(N_("Simulate"), kind="primary", width=180)
         go.on_click(self._act(self.desk.simulate, message))
         self.sim_readout = pane("")
+        self.rounds_chart = ProbabilityByValueChart([])
+        self.binder.on_lang(lambda: self.rounds_chart.set_labels(tr(N_("Rounds until the end")), tr(N_("Share of fights"))))
+        self.rounds_pane = pn.pane.Bokeh(self.rounds_chart.figure, sizing_mode="stretch_width", height=200, visible=False)
         show = self._button(N_("Show this fight"), width=200)
         show.on_click(self._act(sim.open_run, message))
         self.sim_log = pane("")
@@ -654,15 +660,17 @@ class FightView(pn.viewable.Viewer):
             title,
             pn.FlexBox(self._field(self.setup, "runs", N_("Runs"), 120), self._field(self.setup, "seed", N_("Seed"), 220),
                        go, flex_wrap="wrap", align_items="flex-end"),
-            message, self.sim_readout, self.sim_run, self.sim_log, styles=CARD, sizing_mode="stretch_width",
+            message, self.sim_readout, self.rounds_pane, self.sim_run, self.sim_log, styles=CARD,
+            sizing_mode="stretch_width",
         )
 
     def _show_sim(self, *_: Any) -> None:
         tr, summary = self.tr, self.desk.sim.summary
-        self.sim_run.visible = bool(summary)
+        self.sim_run.visible = self.rounds_pane.visible = bool(summary)
         if not summary:
             self.sim_readout.object = ""
             return
+        self.rounds_chart.update({int(k): v / summary["runs"] for k, v in summary["rounds"].items()}, None)
         low, high = summary["p_heroes_win_ci95"]
         survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
         self.sim_readout.object = (
