@@ -117,6 +117,9 @@ def test_copied_link_opens_the_same_roll_as_verified_in_a_fresh_browser(page: Pa
     expect(other.get_by_test_id("link-character")).to_have_text("Vlasta")
     assert dice_labels(other, "[data-testid=link-dice] svg.die") == faces
     expect(other.get_by_test_id("link-outcome")).to_contain_text(outcome)
+    other.get_by_role("button", name="Close", exact=True).click()
+    expect(other.get_by_test_id("verdict")).to_have_count(0)
+    expect(other).not_to_have_url(re.compile("#r="))
     other.context.close()
 
 

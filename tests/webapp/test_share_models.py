@@ -272,6 +272,7 @@ def test_unreadable_stored_data_is_kept_aside_and_the_app_starts_clean():
 
 def test_the_app_tells_the_user_about_data_kept_aside():
     app = KostkaApp()
+    app.page_ready()
     app.store.values = {KEY_CHARACTERS: "{broken", KEY_SESSION: ""}
     app.store.loaded = True
     backups = [k for k in app.store.values if k.startswith(BACKUP_PREFIX)]

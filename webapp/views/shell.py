@@ -216,6 +216,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._watch_inputs()
         if pn.state.location is not None:  # a link pasted over the address, or an address known late
             pn.state.location.param.watch(lambda *_: self.open_address_link(), ["hash", "search"])
+        self.share.param.watch(self._link_closed, "opened")
 
     # -- system and characters ------------------------------------------------------------------
     @property
@@ -409,6 +410,14 @@ class KostkaApp(pn.viewable.Viewer):
         if text and text != self._opened_address:
             self._opened_address = text
             self.share.open(text)
+
+    def _link_closed(self, event: Any) -> None:
+        """A closed link leaves the address, so a reload does not open it again."""
+        if event.new is not None:
+            return
+        location = pn.state.location
+        if location is not None and f"{LINK_KEY}=" in (location.hash or ""):
+            location.hash = ""
 
     def _update_url(self) -> None:
         if not self._url_applied:
