@@ -228,3 +228,26 @@ def test_a_prepared_check_link_opens_with_a_roll_button(page: Page, app_url: str
     expect(other.locator("[data-testid=link-roll-result] svg.die")).to_have_count(3)
     expect(other.get_by_test_id("log")).to_contain_text("Hanar")
     other.context.close()
+
+
+def test_a_session_code_numbers_the_rolls_and_is_remembered(page: Page, app_url: str, browser):
+    open_app(page, app_url + "?lang=en&sys=fate")
+    page.get_by_label("Name").first.fill("Hanar")
+    expect(page.get_by_test_id("session-help")).to_contain_text("cryptographic hash")
+    page.get_by_label("Session code").fill("ABC")
+    page.get_by_label("Session code").press("Enter")
+    page.wait_for_function("() => (localStorage.getItem('kostka.session') || '').includes('ABC')")
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_test_id("log")).to_contain_text("Session ABC, roll no. 1")
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_test_id("log")).to_contain_text("Session ABC, roll no. 2")
+    expect(page.get_by_test_id("numbering")).to_contain_text("Hanar: numbers 1–2 — no gaps")
+    url = shared_link(page)
+    other = fresh_page(browser)
+    open_app(other, url)
+    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("link-session")).to_have_text("Session ABC, roll no. 2")
+    expect(other.get_by_test_id("numbering")).to_contain_text("missing: 1")  # roll no. 1 was never shared
+    other.context.close()
+    open_app(page, app_url + "?lang=en&sys=fate")  # remembered across a reload
+    expect(page.get_by_label("Session code")).to_have_value("ABC")

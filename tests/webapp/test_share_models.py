@@ -302,3 +302,17 @@ def test_files_are_kostka_documents_and_import_through_the_validator():
     with pytest.raises(InputError):
         import_characters(target, b"\xff\xfe junk")
     assert target.characters_json() == before
+
+
+def test_a_gurps_secret_roll_has_one_reveal_button_and_its_link_follows():
+    app = KostkaApp()
+    gurps(app.state)
+    app.state.gurps.secret = True
+    view = app.view_of("gurps")
+    view.roll()
+    entry = app.state.gurps.last
+    assert view.reveal.visible and not app.share_panel.reveal_button.visible
+    assert links.decode_link(app.share_panel.url).kind is links.Kind.SECRET
+    view._reveal(None)
+    opened = open_link(app.share_panel.url)
+    assert opened.link.kind is links.Kind.REVEALED and opened.roll == entry.roll

@@ -286,7 +286,7 @@ class SharePanel(pn.viewable.Viewer):
         self.title.object = f'<div class="card-title">{escape(tr(N_("Share this roll")))}</div>'
         if share.kind == "secret" and not share.reveal:
             self._set_url(share.link)
-            self.reveal_button.visible = True
+            self.reveal_button.visible = entry.system != "gurps"  # the GURPS screen has its own Reveal
             self.message.object = f'<div class="note" data-testid="share-note">{escape(tr(N_("Sealed link: it shows the check but not the result until you reveal the roll.")))}</div>'
         elif share.kind == "secret":
             self._set_url(share.revealed)
