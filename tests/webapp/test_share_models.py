@@ -316,3 +316,25 @@ def test_a_gurps_secret_roll_has_one_reveal_button_and_its_link_follows():
     view._reveal(None)
     opened = open_link(app.share_panel.url)
     assert opened.link.kind is links.Kind.REVEALED and opened.roll == entry.roll
+
+
+def test_a_bad_session_code_is_marked_on_the_field_and_numbering_stays_off():
+    app = KostkaApp()
+    panel = app.session_panel
+    panel.code.value = "x" * 40
+    assert "invalid" in panel.code.css_classes and "too long" in panel.code.name
+    assert app.state.rolls.session.code == ""
+    app.tr.lang = "cs"
+    assert panel.code.name.startswith("Kód sezení — ")
+    panel.code.value = "Pátek"
+    assert app.state.rolls.session.code == "Pátek" and "invalid" not in panel.code.css_classes
+
+
+def test_a_hostile_label_in_a_prepared_check_shows_as_text():
+    app = KostkaApp()
+    payload = links.encode_check_link(engine.GurpsCheck(skill=12), name=XSS, label=XSS[:24])
+    app.share.open(payload)
+    body = app.link_panel.body.object
+    assert 'data-status="verified"' in body and "<img" not in body and "&lt;img" in body
+    app.link_panel.roll()
+    assert "<img" not in app.log_table.object and "<img" not in app.link_panel.rolled.object

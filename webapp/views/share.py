@@ -469,7 +469,12 @@ class SessionPanel(pn.viewable.Viewer):
 
     def _label(self) -> None:
         label = self.tr(N_("Session code"))
-        message = error_text(self.tr, self.error) if self.error is not None else ""
+        message = ""
+        if self.error is not None:
+            if self.error.code == "range":
+                message = self.tr(N_("This session code is too long."))
+            else:
+                message = self.tr(N_("A session code cannot contain control characters."))
         self.code.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
 
     def _typed(self, event: Any) -> None:
