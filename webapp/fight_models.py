@@ -9,7 +9,9 @@
   :class:`~engine.combat_battle.Encounter` and the exact duel odds.
 - :class:`FightRun` — a fight run blow by blow (dice drawn from a seed or
   typed in), every step in the roll log, undo one step.
-- :class:`Simulation` — many seeded battles and any one of them as a log.
+- :class:`Simulation` — many seeded battles and any one of them as a log;
+- :class:`FightDesk` — all of the above for one session, wired to the app's
+  Fate & Doom characters (the heroes), its monster roster and its roll log.
 
 :func:`describe_events` turns the engine's fight events into sentences in the
 reader's language (the engine's own English ``reason`` texts are never shown).
@@ -21,7 +23,7 @@ from typing import Any, ClassVar
 
 import param
 
-from engine import Dice, InputError, RuleError, random_seed
+from engine import Dice, InputError, RuleError
 from engine.combat import WOLF, Combatant, Policy, generate_monster
 from engine.combat_battle import Encounter, Fight, run_seed, simulate_battle, simulate_many
 from engine.combat_duel import duel_odds, win_chance_by_spend
@@ -31,15 +33,21 @@ from .models import LogEntry, Form, RollService, _cap_check, _now, parse_int
 
 __all__ = [
     "BALANCE_LABELS",
+    "SIDE_LABELS",
     "EncounterPlan",
+    "FightDesk",
     "FightRun",
     "FightSetup",
     "MonsterSheet",
     "Simulation",
     "describe_events",
+    "extra_attack_text",
     "fight_entry_texts",
+    "generate",
     "hero_from_sheet",
+    "monster_dict",
     "monster_from_sheet",
+    "no_extra_attack_text",
     "unique_name",
 ]
 
@@ -551,8 +559,7 @@ class Simulation(param.Parameterized):
 
 def generate(seed: int, skill_modifier: int = 0, life_dice: int = 1, taken: Any = ()) -> Any:
     """A monster from the dice of ``seed``, named Monster / Monster 2 / … (not in ``taken``)."""
-    made = generate_monster(Dice(seed), skill_modifier, life_dice, unique_name("Monster", taken))
-    return made
+    return generate_monster(Dice(seed), skill_modifier, life_dice, unique_name("Monster", taken))
 
 
 # -- words ---------------------------------------------------------------------------------------------------------
@@ -753,13 +760,12 @@ class FightDesk(param.Parameterized):
         self.monsters.remove()
 
     def generate_monster(self, seed: int | None = None) -> Any:
-        values = self.setup.parse()
+        self.setup.parse()
         if "skill_modifier" in self.setup.errors:
             raise self.setup.errors["skill_modifier"]
         seed = self.app.rolls.next_seed(seed)
         made = generate(seed, parse_int("skill_modifier", self.setup.skill_modifier, -20, 20),
                         int(self.setup.life_dice), self.monsters.names())
-        del values
         self.monsters.add()
         self.monster_form.load(monster_dict(made.monster))
         self.generated = (seed, made)

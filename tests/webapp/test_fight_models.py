@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
 from engine.combat import WOLF, Combatant, Policy, generate_monster
 from engine.combat_battle import Encounter, run_seed, simulate_battle, simulate_many
 from engine.combat_duel import duel_odds, win_chance_by_spend
 from webapp.fight_models import (
+    SIDES,
     EncounterPlan,
     FightDesk,
     MonsterSheet,
@@ -436,3 +439,36 @@ def test_life_and_points_after_the_fight_go_back_to_the_sheets(app, desk):
     assert (desk.monster_form.life, desk.monster_form.stoutness) == ("4", "4")
     assert app.rosters["fate"].characters[0]["favour"] == "2"
     assert desk.write_back() == 0
+
+
+NAMES = {"heroes": ["Ada", "Bo", "Cy"], "monsters": ["Wolf", "Rat"]}
+TAPS = st.one_of(
+    st.tuples(st.just("bench"), st.sampled_from(SIDES), st.integers(0, 2)),
+    st.tuples(st.just("place"), st.sampled_from(SIDES), st.integers(0, 3), st.sampled_from(("attacking", "defending"))),
+    st.tuples(st.sampled_from(("add", "remove")), st.sampled_from(SIDES)),
+    st.tuples(st.just("take_out")),
+)
+
+
+@given(st.lists(TAPS, max_size=40))
+def test_taps_never_copy_or_lose_a_creature(taps):
+    plan = EncounterPlan()
+    for tap in taps:
+        if tap[0] == "bench":
+            names = [n for n in NAMES[tap[1]] if n not in plan.placed(tap[1])]
+            if names:
+                plan.tap_bench(tap[1], names[tap[2] % len(names)])
+        elif tap[0] == "place":
+            k = tap[2] % len(getattr(plan, tap[1]))
+            plan.tap_place(tap[1], k, tap[3])
+        elif tap[0] == "add":
+            plan.add_formation(tap[1])
+        elif tap[0] == "remove":
+            plan.remove_formation(tap[1])
+        else:
+            plan.take_out_selected()
+        for side in SIDES:
+            placed = plan.placed(side)
+            assert len(placed) == len(set(placed)) and set(placed) <= set(NAMES[side])
+            assert len(getattr(plan, side)) >= 1
+            assert all(len(f) == 2 for f in getattr(plan, side))

@@ -157,7 +157,7 @@ class FightView(pn.viewable.Viewer):
         super().__init__()
         self.app = app
         self.binder = binder
-        self.tr = tr = binder.tr
+        self.tr = binder.tr
         self.desk = desk = FightDesk(app)
         self.setup = desk.setup
         self.run = desk.run
@@ -420,7 +420,7 @@ class FightView(pn.viewable.Viewer):
             repair = ('<div class="readout"><b>' + escape(tr(N_("Re-pairing at the start"))) + "</b></div><ul>"
                       + "".join(f"<li>{escape(t)}</li>" for t in pairing) + "</ul>")
         self.encounter_status.object = (
-            f'<div data-testid="encounter-status"><div class="readout">'
+            '<div data-testid="encounter-status"><div class="readout">'
             + escape(tr(N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
                         m=b.monsters_life, h=b.heroes_max_life, r=ratio))
             + f' <span class="verdict" data-testid="balance-verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
@@ -473,7 +473,7 @@ class FightView(pn.viewable.Viewer):
         monster = desk.monster_form.name_text.strip() or tr(N_("Monster"))
         values = self.setup.parse()
         self.odds_readout.object = (
-            f'<div class="readout" data-testid="duel-readout">'
+            '<div class="readout" data-testid="duel-readout">'
             + escape(tr(N_("{hero} against {monster}"), hero=hero, monster=monster)) + ": "
             + escape(tr(N_("the hero wins"))) + f' <b data-testid="p-hero-wins">{percent(odds.p_hero_wins)}</b>, '
             + escape(tr(N_("the monster wins"))) + f" <b>{percent(odds.p_monster_wins)}</b>; "
@@ -689,7 +689,7 @@ class FightView(pn.viewable.Viewer):
             return
         lines = describe_events(tr, [e for e in sim.run_log if e["event"] != "round_end"], self.desk.sides())
         self.sim_log.object = (
-            f'<div data-testid="sim-log"><div class="readout">'
+            '<div data-testid="sim-log"><div class="readout">'
             + escape(tr(N_("Fight {n}, seed {seed}"), n=sim.run_text.strip(), seed=sim.run_result.get("seed", "")))
             + '</div><ol class="blow">' + "".join(f"<li>{escape(t)}</li>" for t in lines) + "</ol></div>"
         )
