@@ -178,7 +178,7 @@ class SharePanel(pn.viewable.Viewer):
         self.url = ""
         self.title = html_pane("")
         self.link_text = html_pane("")
-        self.qr = pn.pane.HTML("", width=340, height=340, margin=(2, 5), visible=False)
+        self.qr = pn.pane.HTML("", width=340, margin=(2, 5), visible=False)
         self.copy = CopyButton(height=52, width=160, margin=(2, 5))
         binder.on_lang(lambda: self.copy.param.update(label=tr(N_("Copy the link")), done=tr(N_("Copied"))))
         self.check_button = button("", width=240)
