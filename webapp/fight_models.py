@@ -55,8 +55,9 @@ SIDES = ("heroes", "monsters")
 POSITIONS = ("attacking", "defending")
 MAX_FORMATIONS = 12
 MAX_SIM_RUNS = 5000
-#: The biggest life for which the odds are worked out live (bigger fights take seconds).
-MAX_LIVE_LIFE = 60
+#: The largest duel worked out live, in states: hero life x monster life x the hero's points + 1
+#: (x the monster's points + 1 when it spends them). Bigger duels take seconds, more in the browser.
+MAX_LIVE_STATES = 12_000
 
 BALANCE_LABELS = {"easy": N_("easy"), "even": N_("even"), "hard": N_("hard"), "deadly": N_("deadly")}
 SIDE_LABELS = {"heroes": N_("Heroes"), "monsters": N_("Monsters")}
@@ -358,8 +359,11 @@ class FightSetup(Form):
         for key in ("hero_attack", "hero_defence", "monster_attack", "monster_defence"):
             if key in self.errors:
                 raise self.errors[key]
-        if max(hero.life, monster.life) > MAX_LIVE_LIFE:
-            raise InputError("life", "range", "too much life for live odds", high=MAX_LIVE_LIFE, live=True)
+        monster_spends = values["monster_attack"] or values["monster_defence"]
+        states = hero.life * monster.life * (hero.points + 1) * (monster.points + 1 if monster_spends else 1)
+        if states > MAX_LIVE_STATES:
+            raise InputError("life", "range", "too big a duel for live odds", high=MAX_LIVE_STATES, value=states,
+                             live=True)
         hp = Policy(values["hero_attack"], values["hero_defence"])
         mp = Policy(values["monster_attack"], values["monster_defence"])
         first = "hero" if self.first == "heroes" else "monster"

@@ -472,3 +472,13 @@ def test_taps_never_copy_or_lose_a_creature(taps):
             assert len(placed) == len(set(placed)) and set(placed) <= set(NAMES[side])
             assert len(getattr(plan, side)) >= 1
             assert all(len(f) == 2 for f in getattr(plan, side))
+
+
+def test_duels_too_big_to_follow_live_say_so_and_keep_the_fields(app, desk):
+    app.fate.character.param.update(life_max="99", life="99")
+    desk.monster_form.param.update(life_max="99", life="99")
+    assert desk.odds is None and desk.odds_error.params["live"]
+    assert "simulation" in fight_error_text(Translator(lang="en"), desk.odds_error)
+    assert app.fate.character.life == "99"
+    desk.monster_form.life = "20"  # 99 x 20 x 4 = 7920 states: live again
+    assert desk.odds is not None

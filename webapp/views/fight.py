@@ -62,8 +62,8 @@ def fight_error_text(tr: Translator, error: Any) -> str:
     if field.endswith(".name") and code == "empty":
         return tr(N_("Every creature needs a name."))
     if field == "life" and params.get("live"):
-        return tr(N_("Life above {high} makes the exact odds too slow to follow live; use the simulation."),
-                  high=params.get("high"))
+        return tr(N_("So much life and so many points make the exact odds too slow to follow live; "
+                     "lower them or use the simulation."))
     if field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack",
                  "monster_defence") and code == "rule":
         return tr(N_("Only {held} points are held."), held=params.get("held", 0))
