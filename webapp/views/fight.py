@@ -139,7 +139,7 @@ class FateScreens(pn.viewable.Viewer):
     def __getattr__(self, name: str) -> Any:
         # The skill check's parts (roll_button, chart, result…) stay reachable as before.
         check = self.__dict__.get("check_view")
-        if check is None or name.startswith("__"):
+        if check is None or name.startswith("_"):
             raise AttributeError(name)
         return getattr(check, name)
 
