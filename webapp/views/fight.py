@@ -407,9 +407,13 @@ class FightView(pn.viewable.Viewer):
 
     def _show_encounter(self, *_: Any) -> None:
         tr, desk = self.tr, self.desk
-        if desk.encounter_error is not None:
-            self.encounter_status.object = (f'<div data-testid="encounter-status">'
-                                            f'{_error_html(tr, desk.encounter_error)}</div>')
+        error = desk.encounter_error
+        if error is not None:
+            if error.field in ("heroes", "monsters") and error.code == "range":  # nothing placed yet: a hint
+                text = f'<div class="muted">{escape(fight_error_text(tr, error))}</div>'
+            else:
+                text = _error_html(tr, error)
+            self.encounter_status.object = f'<div data-testid="encounter-status">{text}</div>'
             return
         b = desk.balance
         ratio = float(b.ratio)
