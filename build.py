@@ -342,7 +342,7 @@ def read_metadata(wheel: Path) -> tuple[email.message.Message, list[str]]:
     with zipfile.ZipFile(wheel) as zf:
         meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
         meta = email.parser.Parser().parsestr(zf.read(meta_name).decode())
-        tops = sorted({n.split("/")[0].removesuffix(".py") for n in zf.namelist() if not n.split("/")[0].endswith((".dist-info", ".data"))})
+        tops = sorted({re.sub(r"\.pyc?$", "", n.split("/")[0]) for n in zf.namelist() if not n.split("/")[0].endswith((".dist-info", ".data"))})
     return meta, tops
 
 
@@ -400,9 +400,14 @@ def assemble_packages(core: Path, lock: dict, out_dir: Path) -> tuple[list[str],
     for name, path in lock_wheels.items():
         shutil.copy2(path, out_dir / path.name)
         packages[name] = dict(lock["packages"][name])
+    trimmed_wheels = {}
     for name, path in {**pure, "kostka": own, "kostka-pandas-standin": build_standin_wheel()}.items():
         patch = PANEL_RESOURCES_PATCH if name == "panel" else None
-        trimmed = trim_wheel(path, out_dir, patch)
+        trimmed_wheels[name] = trim_wheel(path, out_dir, patch)
+    # our own code stays source (readable tracebacks); third-party code ships as bytecode
+    if not os.environ.get("KOSTKA_SOURCE_WHEELS"):  # set it to ship source (e.g. to debug in the browser)
+        precompile_wheels(core, [w for n, w in trimmed_wheels.items() if n in pure])
+    for name, trimmed in trimmed_wheels.items():
         meta, tops = read_metadata(trimmed)
         packages[name] = {
             "name": name, "version": meta["Version"], "file_name": trimmed.name, "install_dir": "site",
@@ -427,6 +432,72 @@ def assemble_packages(core: Path, lock: dict, out_dir: Path) -> tuple[list[str],
     our_lock = {"info": lock["info"], "packages": dict(sorted(packages.items()))}
     (out_dir / "pyodide-lock.json").write_text(json.dumps(our_lock, indent=1))
     return sorted(packages), packages
+
+
+# Compiles .py to .pyc inside wheels with Pyodide's own Python 3.12, run by Node (no CPython 3.12 needed).
+PYC_COMPILER_JS = r"""
+const fs = require("fs");
+const job = JSON.parse(fs.readFileSync(0, "utf8"));
+const { loadPyodide } = require(job.pyodide + "/pyodide.js");
+(async () => {
+  const py = await loadPyodide({ indexURL: job.pyodide + "/" });
+  py.FS.mkdirTree("/work");
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: job.dir }, "/work");
+  py.globals.set("names", py.toPy(job.wheels));
+  py.runPython(job.code);
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
+PYC_COMPILER_PY = r"""
+import importlib._bootstrap_external as bx, io, zipfile
+for name in names:
+    src = zipfile.ZipFile("/work/" + name)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith(".py"):
+                try:
+                    code = compile(data, "/lib/python3.12/site-packages/" + info.filename, "exec", dont_inherit=True)
+                except SyntaxError:
+                    dst.writestr(info, data)
+                    continue
+                info = zipfile.ZipInfo(info.filename + "c", info.date_time)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                data = bytes(bx._code_to_timestamp_pyc(code, 0, len(data)))
+            dst.writestr(info, data)
+    src.close()
+    with open("/work/" + name, "wb") as f:
+        f.write(buf.getvalue())
+"""
+
+
+def precompile_wheels(core: Path, wheels: list[Path]) -> None:
+    """Ship bytecode instead of source in the third-party pure wheels: the browser skips compiling
+    thousands of modules at start-up. Results are cached by the source wheel's sha256."""
+    cache = CACHE / "pyc"
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = []
+    for wheel in wheels:
+        key = cache / f"{sha256(wheel.read_bytes())[:20]}-{wheel.name}"
+        if key.is_file():
+            shutil.copy2(key, wheel)
+        else:
+            todo.append((wheel, key))
+    if todo:
+        log(f"compiling {len(todo)} wheels to Python 3.12 bytecode (Pyodide in Node)")
+        work = cache / "work"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir()
+        for wheel, _ in todo:
+            shutil.copy2(wheel, work / wheel.name)
+        job = {"pyodide": str(core), "dir": str(work), "wheels": [w.name for w, _ in todo], "code": PYC_COMPILER_PY}
+        proc = subprocess.run(["node", "-e", PYC_COMPILER_JS], input=json.dumps(job), capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError(f"compiling wheels under Pyodide failed:\n{proc.stderr[-3000:]}")
+        for wheel, key in todo:
+            shutil.copy2(work / wheel.name, key)
+            shutil.copy2(work / wheel.name, wheel)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def check_app_imports(packages: dict) -> None:
@@ -761,11 +832,41 @@ def build() -> dict:
 # --------------------------------------------------------------------------- serving
 
 
+# Served gzip-compressed when the browser accepts it, as any production static host does
+# (the wheels and python_stdlib.zip are compressed already).
+GZIP_SUFFIXES = {".wasm", ".js", ".mjs", ".css", ".html", ".json", ".webmanifest", ".svg"}
+
+
+@functools.lru_cache(maxsize=256)
+def gzipped(path: str, mtime: float, size: int) -> bytes:
+    import gzip
+
+    return gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
     def __init__(self, *args, directory=None, **kwargs):
         super().__init__(*args, directory=str(directory or SITE), **kwargs)
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.suffix in GZIP_SUFFIXES and path.is_file() and self.path.split("?")[0].endswith(("/", path.name))):
+            return super().send_head()
+        stat = path.stat()
+        body = gzipped(str(path), stat.st_mtime, stat.st_size)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
 
     def end_headers(self):
         # sw.js must be re-checked on every visit so a new build replaces the old cache

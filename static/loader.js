@@ -167,6 +167,7 @@
       this._worker = null;
       swReady.then(() => {
         ui.set(1, "runtime");
+        performance.mark("kostka-worker-start");
         const worker = new Worker(url);
         worker.onmessage = (event) => this._dispatch(event);
         worker.onerror = (event) => ui.error(event.message);
@@ -184,6 +185,7 @@
     async _dispatch(event) {
       const msg = event.data || {};
       if (msg.type === "kostka-status") {
+        performance.mark("kostka-step-" + msg.key);
         ui.set(msg.step, msg.key);
         return;
       }
@@ -213,7 +215,10 @@
         ui.error(String(error));
         return;
       }
-      if (msg.type === "render") ui.done();
+      if (msg.type === "render") {
+        performance.mark("kostka-rendered");
+        ui.done();
+      }
     }
   }
 

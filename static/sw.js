@@ -19,7 +19,8 @@ self.addEventListener("install", (event) => {
     async function fetchNext() {
       while (queue.length) {
         const url = queue.shift();
-        const response = await fetch(new Request(url, {cache: "reload"}));
+        // "no-cache": revalidate what the page itself already fetched (a 304, no second download)
+        const response = await fetch(new Request(url, {cache: "no-cache"}));
         if (!response.ok) throw new Error(`cannot cache ${url}: HTTP ${response.status}`);
         await cache.put(url, response);
         done += 1;

@@ -9,6 +9,7 @@ const STEPS = 5;
 importScripts(BASE + KOSTKA.pyodideDir + "pyodide.js");
 
 function status(step, key) {
+  console.log(`Kostka: step ${step} (${key}) at ${Math.round(performance.now())} ms in the worker`);
   self.postMessage({type: "kostka-status", step: step, total: STEPS, key: key});
 }
 

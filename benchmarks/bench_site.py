@@ -1,0 +1,151 @@
+"""Start-up and response times of the built static site in headless Chromium.
+
+    python benchmarks/bench_site.py [--runs 3]
+
+Builds site/ if it is out of date, serves it with build.py's own server on 127.0.0.1 and
+measures, in Debian's chromium (the flags of tests/conftest.py):
+
+- first paint: the browser's ``first-contentful-paint`` (the loading screen);
+- interactive, cold: a fresh browser profile (empty caches, no service worker) until the
+  app is drawn and linked to Python (the loader's ``kostka-interactive`` mark);
+- interactive, warm: a reload in the same profile (files from the service worker cache);
+- click to result: a click on "Roll" until the outcome text changes (measured from Python,
+  so it includes Playwright's round trips: an upper bound);
+- first-visit bytes: every byte the server sent during the cold visit (no compression).
+
+Prints a Markdown table of medians. Timings depend on how busy the machine is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+START_TIMEOUT = 300_000
+
+
+class CountingHandler(build.SiteHandler):
+    sent = 0
+    lock = threading.Lock()
+
+    def copyfile(self, source, outputfile):
+        data = source.read()
+        outputfile.write(data)
+        with CountingHandler.lock:
+            CountingHandler.sent += len(data)
+
+
+def serve() -> tuple[object, str]:
+    import functools
+    import http.server
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=build.SITE))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+def wait_ready(page) -> None:
+    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT)
+    if page.locator("html[data-kostka-loader=error]").count():
+        raise SystemExit("the app failed to start: " + page.locator("#kostka-loader").inner_text())
+
+
+def interactive_ms(page) -> float:
+    return page.evaluate("performance.getEntriesByName('kostka-interactive')[0].startTime")
+
+
+def first_paint_ms(page) -> float:
+    return page.evaluate(
+        "(performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0] || {startTime: NaN}).startTime"
+    )
+
+
+def click_to_result_ms(page) -> list[float]:
+    out = []
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    button = page.get_by_role("button", name="Roll", exact=True).first
+    for _ in range(5):
+        outcome = page.get_by_test_id("roll-result")
+        before = outcome.first.inner_text() if outcome.count() else ""
+        t0 = time.perf_counter()
+        button.click()
+        page.wait_for_function(
+            """(before) => {
+                 const find = (root) => {
+                   const el = root.querySelector('[data-testid=roll-result]');
+                   if (el) return el;
+                   for (const host of root.querySelectorAll('*')) {
+                     if (host.shadowRoot) { const hit = find(host.shadowRoot); if (hit) return hit; }
+                   }
+                   return null;
+                 };
+                 const el = find(document);
+                 return el && el.innerText !== before;
+               }""",
+            arg=before,
+            timeout=30_000,
+        )
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    if not build.is_up_to_date():
+        build.build()
+    httpd, url = serve()
+    url += "?lang=en"
+    results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "click": [], "bytes": []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS)
+        for _ in range(args.runs):
+            context = browser.new_context()
+            page = context.new_page()
+            CountingHandler.sent = 0
+            page.goto(url)
+            wait_ready(page)
+            results["bytes"].append(CountingHandler.sent)
+            results["paint"].append(first_paint_ms(page))
+            results["cold"].append(interactive_ms(page))
+            print("cold start marks (ms):", page.evaluate(
+                "Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]))"), flush=True)
+            page.reload()
+            wait_ready(page)
+            results["warm"].append(interactive_ms(page))
+            results["click"].extend(click_to_result_ms(page))
+            context.close()
+        browser.close()
+    httpd.shutdown()
+
+    med = {k: statistics.median(v) for k, v in results.items()}
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Chromium headless, {args.runs} cold + {args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n")
+    print("| measure | median | goal |")
+    print("|:--|--:|--:|")
+    print(f"| first paint (loading screen) | {med['paint'] / 1000:.2f} s | |")
+    print(f"| interactive, cold (first visit) | {med['cold'] / 1000:.1f} s | 6 s |")
+    print(f"| interactive, warm (service worker cache) | {med['warm'] / 1000:.1f} s | 3 s |")
+    print(f"| click on Roll to result | {med['click']:.0f} ms | 100 ms |")
+    print(f"| first-visit download | {med['bytes'] / 1e6:.1f} MB | 25 MB |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
