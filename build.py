@@ -672,13 +672,15 @@ def sub_once(pattern: str, repl, text: str, what: str) -> str:
 def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
     template = (STATIC / "worker.js").read_text(encoding="utf-8")
     pyodide_dir = SITE / PYODIDE_SITE_DIR
-    total = sum((pyodide_dir / n).stat().st_size for n in CORE_FILES if n not in ("pyodide.mjs",))
+    # what the worker fetches (pyodide.js and pyodide.asm.js arrive as scripts, not counted)
+    total = sum((pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
     total += sum((pyodide_dir / lock_packages[p]["file_name"]).stat().st_size for p in packages)
     config = {
         "pyodideDir": PYODIDE_SITE_DIR,
         "panelRoot": PANEL_SITE_DIR.removesuffix(f"{PANEL_VERSION}/dist/"),
         "packages": packages,
         "downloadBytes": total,
+        "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
         "code": code,
     }
     if "/*KOSTKA_CONFIG*/" not in template:

@@ -30,7 +30,7 @@ self.fetch = async (input, init) => {
   if (!response.body || url.endsWith(".wasm")) {
     // The WebAssembly response is passed through untouched, so the browser can stream-compile
     // it and keep its compiled code cached for the next visit.
-    loadedBytes += Number(response.headers.get("content-length") || 0);
+    loadedBytes += KOSTKA.wasmBytes;  // its size on disk, whatever the transfer encoding
     reportBytes(true);
     return response;
   }
