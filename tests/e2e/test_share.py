@@ -70,6 +70,7 @@ def open_app(page: Page, url: str) -> None:
     page.set_default_timeout(TIMEOUT)
     page.goto(url)
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    page.locator("html[data-kostka-pinged]").wait_for(state="attached")  # the link panel has drawn itself again
 
 
 def fresh_page(browser) -> Page:

@@ -123,7 +123,7 @@ def test_a_link_panel_shows_verdicts_and_keeps_names_as_text():
     app.tr.lang = "ru"
     assert "Эта ссылка была изменена" in app.link_panel.body.object
     app.share.close()
-    assert not app.link_panel._layout.visible
+    assert app.link_panel.body.object == "" and app.link_panel.buttons.objects == []
 
 
 @pytest.mark.parametrize("text", ["", "#r=", "#r=AAAA", "r=" + "A" * 5000, "https://x/#r=@@@", "#q=1", None, 17, "#r=a&r=b"])
@@ -201,6 +201,7 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     share = entry_link(entry)
     assert share.kind == "secret" and not share.reveal
     assert app.share_panel.url.endswith(share.link)
+    assert app.share_panel.shows(app.share_panel.reveal_button)
     sealed = open_link(share.link)
     assert sealed.status == "sealed" and sealed.roll is None
     assert str(entry.seed) not in json.dumps(sealed.link.to_dict())
@@ -241,7 +242,7 @@ def test_a_prepared_check_link_opens_with_a_roll():
     assert links.decode_link(app.share_panel.url).check.rating == 3
     other = KostkaApp()
     other.share.open(url)
-    assert other.link_panel.roll_button.visible
+    assert other.link_panel.shows(other.link_panel.roll_button)
     assert "Awareness, rating 2, TN 15" in other.link_panel.body.object
     other.link_panel.roll()
     (entry,) = other.state.rolls.log.entries
@@ -311,7 +312,7 @@ def test_a_gurps_secret_roll_has_one_reveal_button_and_its_link_follows():
     view = app.view_of("gurps")
     view.roll()
     entry = app.state.gurps.last
-    assert view.reveal.visible and not app.share_panel.reveal_button.visible
+    assert view.reveal.visible and not app.share_panel.shows(app.share_panel.reveal_button)
     assert links.decode_link(app.share_panel.url).kind is links.Kind.SECRET
     view._reveal(None)
     opened = open_link(app.share_panel.url)
@@ -338,3 +339,11 @@ def test_a_hostile_label_in_a_prepared_check_shows_as_text():
     assert 'data-status="verified"' in body and "<img" not in body and "&lt;img" in body
     app.link_panel.roll()
     assert "<img" not in app.log_table.object and "<img" not in app.link_panel.rolled.object
+
+
+@pytest.mark.parametrize(("part", "found"), [("#r=abc", True), ("?lang=en&r=abc", True), ("?favour=3&r_ability=awe", False),
+                                             ("#hr=1", False), ("", False), ("#", False)])
+def test_only_an_r_parameter_in_the_address_is_a_link(part, found):
+    from webapp.views.shell import _has_link
+
+    assert _has_link(part) is found

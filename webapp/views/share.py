@@ -101,6 +101,27 @@ export function render({ model, el }) {
 """
 
 
+class PagePing(JSComponent):
+    """Tells Python, a moment after the page is drawn, that it is there (``pings`` counts up).
+
+    In the browser build, what Python changes while the page is still being
+    linked to it can be lost; an answer to an event from the page always
+    arrives, so the link panel draws itself again on these pings.
+    """
+
+    pings = param.Integer(default=0)
+
+    _esm = """
+export function render({ model, el }) {
+  el.style.display = "none";
+  [50, 700].forEach((wait, i) => setTimeout(() => {
+    model.pings = model.pings + 1;
+    if (i === 1) document.documentElement.dataset.kostkaPinged = "1";  // tests wait for it
+  }, wait));
+}
+"""
+
+
 def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
     """The "secret roll" switch of a desk that has a ``secret`` parameter."""
     box = checkbox(value=desk.secret, width=200, css_classes=["secret-roll"])
@@ -178,13 +199,13 @@ class SharePanel(pn.viewable.Viewer):
         self.url = ""
         self.title = html_pane("")
         self.link_text = html_pane("")
-        self.qr = pn.pane.HTML("", width=340, margin=(2, 5), visible=False)
+        self.qr = pn.pane.HTML("", width=340, margin=(2, 5))
         self.copy = CopyButton(height=52, width=160, margin=(2, 5))
         binder.on_lang(lambda: self.copy.param.update(label=tr(N_("Copy the link")), done=tr(N_("Copied"))))
         self.check_button = button("", width=240)
         binder.text(self.check_button, "name", N_("Link to this check"))
         self.check_button.on_click(lambda e: self.show_check())
-        self.reveal_button = button("", width=200, visible=False)
+        self.reveal_button = button("", width=200)
         binder.text(self.reveal_button, "name", N_("Reveal"))
         self.reveal_button.on_click(lambda e: self.reveal())
         self.message = html_pane("")
@@ -193,13 +214,26 @@ class SharePanel(pn.viewable.Viewer):
             desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         state.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "system")
         self._mode = ""
-        binder.on_lang(self._redraw)
+        # Parts come and go by changing children, not ``visible`` (which the browser build does not
+        # always pass on to the page).
+        self.buttons = pn.FlexBox(self.copy, self.check_button, flex_wrap="wrap", align_items="center")
         self._layout = pn.Column(
-            self.title,
-            pn.FlexBox(self.copy, self.check_button, self.reveal_button, flex_wrap="wrap", align_items="center"),
-            self.link_text, self.message, self.qr,
+            self.title, self.buttons, self.link_text, self.message,
             sizing_mode="stretch_width",
         )
+        binder.on_lang(self._redraw)
+
+    def shows(self, part: Any) -> bool:
+        """Whether ``part`` (a button or the QR code) is on the page now."""
+        return part in self.buttons.objects or part in self._layout.objects
+
+    def _show_parts(self, reveal: bool = False) -> None:
+        buttons = [self.copy, self.check_button] + ([self.reveal_button] if reveal else [])
+        if self.buttons.objects != buttons:
+            self.buttons.objects = buttons
+        parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
+        if self._layout.objects != parts:
+            self._layout.objects = parts
 
     # -- what is shown ------------------------------------------------------------------------------
     def _log_changed(self, *_: Any) -> None:
@@ -239,19 +273,22 @@ class SharePanel(pn.viewable.Viewer):
         )
         try:
             self.qr.object = f'<div data-testid="share-qr" style="line-height:0">{qr_svg(self.url)}</div>'
-            self.qr.visible = True
         except InputError:
-            self.qr.object, self.qr.visible = "", False
+            self.qr.object = ""
 
     def _clear(self) -> None:
         self.url = ""
         self.copy.text = ""
         self.link_text.object = ""
-        self.qr.object, self.qr.visible = "", False
+        self.qr.object = ""
 
     def _redraw(self, *_: Any) -> None:
+        self._draw()
+        entry = self.entry
+        self._show_parts(reveal=self._mode == "roll" and entry is not None and entry.hidden and entry.system != "gurps")
+
+    def _draw(self) -> None:
         tr = self.tr
-        self.reveal_button.visible = False
         self.message.object = ""
         if self._mode in ("check", "check-error"):
             desk = self.state.desk
@@ -285,8 +322,7 @@ class SharePanel(pn.viewable.Viewer):
             return
         self.title.object = f'<div class="card-title">{escape(tr(N_("Share this roll")))}</div>'
         if share.kind == "secret" and not share.reveal:
-            self._set_url(share.link)
-            self.reveal_button.visible = entry.system != "gurps"  # the GURPS screen has its own Reveal
+            self._set_url(share.link)  # (the GURPS screen has its own Reveal button)
             self.message.object = f'<div class="note" data-testid="share-note">{escape(tr(N_("Sealed link: it shows the check but not the result until you reveal the roll.")))}</div>'
         elif share.kind == "secret":
             self._set_url(share.revealed)
@@ -304,6 +340,9 @@ class SharePanel(pn.viewable.Viewer):
         return self._layout
 
 
+BOX = "border:3px solid var(--k-accent, #0b5cad);border-radius:8px;padding:6px 10px"
+
+
 class LinkPanel(pn.viewable.Viewer):
     """At the top of the page: an opened link, its verdict and what it shows (or why it cannot be read)."""
 
@@ -314,30 +353,42 @@ class LinkPanel(pn.viewable.Viewer):
         self.binder = binder
         self.tr = tr = binder.tr
         self.body = html_pane("")
-        self.reveal_code = pn.widgets.TextInput(width=220, height=70, max_length=links.MAX_LINK_TEXT, visible=False)
-        binder.text(self.reveal_code, "name", N_("Reveal code"))
-        self.reveal_button = button("", width=160, visible=False)
-        binder.text(self.reveal_button, "name", N_("Open"))
-        self.reveal_button.on_click(lambda e: self.reveal())
-        self.roll_button = button("", kind="primary", width=180, height=56, visible=False)
-        binder.text(self.roll_button, "name", N_("Roll"))
-        self.roll_button.on_click(lambda e: self.roll())
-        self.close_button = button("", width=160)
-        binder.text(self.close_button, "name", N_("Close"))
-        self.close_button.on_click(lambda e: share.close())
         self.rolled = html_pane("")
         self.reveal_error = html_pane("")
         self._rolled_entry: LogEntry | None = None
-        self._layout = pn.Column(
-            self.body,
-            pn.FlexBox(self.reveal_code, self.reveal_button, self.roll_button, self.close_button, flex_wrap="wrap",
-                       align_items="flex-end"),
-            self.reveal_error, self.rolled,
-            sizing_mode="stretch_width", visible=False,
-            styles={"border": "3px solid var(--k-accent, #0b5cad)", "border-radius": "8px", "padding": "6px"},
-        )
+        self._make_widgets()
+        # The panes are on the page from the start (empty); the buttons are made afresh each time
+        # they are shown: in the browser build, models first sent while the page was still being
+        # linked can be lost, and only new models are sent in full.
+        self.buttons = pn.FlexBox(flex_wrap="wrap", align_items="flex-end", margin=0)
+        self._layout = pn.Column(self.body, self.buttons, self.reveal_error, self.rolled, sizing_mode="stretch_width", margin=0)
+        self.ping = PagePing(height=0, width=0, margin=0)
+        self.ping.param.watch(lambda *_: self.redraw() if share.opened is not None else None, "pings")
         share.param.watch(self._show, "opened")
         binder.on_lang(self._show)
+
+    def _make_widgets(self) -> None:
+        tr = self.tr
+        typed = getattr(self, "reveal_code", None)
+        self.reveal_code = pn.widgets.TextInput(name=tr(N_("Reveal code")), value=typed.value if typed else "", width=220,
+                                                height=70, max_length=links.MAX_LINK_TEXT)
+        self.reveal_button = button(tr(N_("Open")), width=160)
+        self.reveal_button.on_click(lambda e: self.reveal())
+        self.roll_button = button(tr(N_("Roll")), kind="primary", width=180, height=56)
+        self.roll_button.on_click(lambda e: self.roll())
+        self.close_button = button(tr(N_("Close")), width=160)
+        self.close_button.on_click(lambda e: self.share.close())
+
+    def redraw(self) -> None:
+        """Send the panel to the page again (what changed while the page was being linked may not have arrived)."""
+        self._make_widgets()
+        self.body.param.trigger("object")
+        self.rolled.param.trigger("object")
+        self._show()
+
+    def shows(self, part: Any) -> bool:
+        """Whether ``part`` (a button or field) is on the page now."""
+        return part in self.buttons.objects
 
     def reveal(self) -> None:
         try:
@@ -405,23 +456,27 @@ class LinkPanel(pn.viewable.Viewer):
         tr = self.tr
         opened = self.share.opened
         if opened is None:
-            self._layout.visible = False
+            self.buttons.objects = []
             self.body.object = ""
             self._rolled_entry = None
             self.rolled.object = ""
+            self.reveal_error.object = ""
             return
-        self._layout.visible = True
         link = opened.link
         sealed = opened.status == "sealed"
-        self.reveal_code.visible = self.reveal_button.visible = sealed
-        self.roll_button.visible = link is not None and link.kind is links.Kind.CHECK and opened.status == "verified"
+        can_roll = link is not None and link.kind is links.Kind.CHECK and opened.status == "verified"
+        self.reveal_code.name = tr(N_("Reveal code"))
+        for widget, label in ((self.reveal_button, N_("Open")), (self.roll_button, N_("Roll")), (self.close_button, N_("Close"))):
+            widget.name = tr(label)
+        buttons = ([self.reveal_code, self.reveal_button] if sealed else []) + ([self.roll_button] if can_roll else [])
+        self.buttons.objects = [*buttons, self.close_button]
         if opened.status != "sealed":
             self.reveal_error.object = ""
         self._show_rolled()
         title = f'<div class="card-title">{escape(tr(N_("Shared link")))}</div>'
         verdict = self._verdict_html(opened)
         if link is None:
-            self.body.object = f'<div data-testid="shared-link">{title}{verdict}</div>'
+            self.body.object = f'<div data-testid="shared-link" style="{BOX}">{title}{verdict}</div>'
             return
         entry = link_entry(link, opened.roll)
         who = link.name or tr(N_("Unnamed character"))
@@ -439,10 +494,10 @@ class LinkPanel(pn.viewable.Viewer):
         if opened.roll is not None:
             parts.append(f'<div data-testid="link-dice">{dice_html(tr, opened.roll)}</div>')
             parts.append(f'<div class="outcome" data-testid="link-outcome">{escape(result)}</div>')
-        self.body.object = f'<div data-testid="shared-link">{"".join(parts)}</div>'
+        self.body.object = f'<div data-testid="shared-link" style="{BOX}">{"".join(parts)}</div>'
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return self._layout
+        return pn.Column(self.ping, self._layout, sizing_mode="stretch_width", margin=0)
 
 
 class SessionPanel(pn.viewable.Viewer):

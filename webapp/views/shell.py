@@ -98,6 +98,11 @@ def _result_text(tr: Translator, entry: LogEntry) -> str:
     return f"{outcome}. {detail}"
 
 
+def _has_link(part: str) -> bool:
+    """Whether a fragment or query string (``#…`` / ``?…``) carries an ``r=`` parameter."""
+    return any(item.split("=", 1)[0] == LINK_KEY for item in part[1:].split("&"))
+
+
 def entry_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
     """(inputs, result) of a log entry as plain text, as the log shows them (no result: '')."""
     return _inputs_text(tr, entry), (_result_text(tr, entry) if entry.roll is not None or entry.hidden else "")
@@ -215,7 +220,7 @@ class KostkaApp(pn.viewable.Viewer):
         )
         self._watch_inputs()
         if pn.state.location is not None:  # a link pasted over the address, or an address known late
-            pn.state.location.param.watch(lambda *_: self.open_address_link(), ["hash", "search"])
+            pn.state.location.param.watch(lambda *_: self.open_address_link() if self._doc_ready else None, ["hash", "search"])
         self.share.param.watch(self._link_closed, "opened")
 
     # -- system and characters ------------------------------------------------------------------
@@ -265,6 +270,7 @@ class KostkaApp(pn.viewable.Viewer):
             return
         self._doc_ready = True
         self.apply_url()
+        self.link_panel.redraw()  # a link opened while the page was being drawn
         if self._pending_store:
             self._stored()
 
@@ -406,7 +412,7 @@ class KostkaApp(pn.viewable.Viewer):
         if location is None:
             return
         fragment, search = location.hash or "", location.search or ""
-        text = fragment if f"{LINK_KEY}=" in fragment else (search if f"{LINK_KEY}=" in search else "")
+        text = next((part for part in (fragment, search) if _has_link(part)), "")
         if text and text != self._opened_address:
             self._opened_address = text
             self.share.open(text)
@@ -416,7 +422,7 @@ class KostkaApp(pn.viewable.Viewer):
         if event.new is not None:
             return
         location = pn.state.location
-        if location is not None and f"{LINK_KEY}=" in (location.hash or ""):
+        if location is not None and _has_link(location.hash or ""):
             location.hash = ""
 
     def _update_url(self) -> None:
