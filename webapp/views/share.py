@@ -21,7 +21,7 @@ from engine import InputError, links
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, Translator, error_text
 from ..links_model import Opened, ShareModel, check_link, entry_link
-from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
 from .common import Binder, button, checkbox, html_pane
 
@@ -351,7 +351,7 @@ class LinkPanel(pn.viewable.Viewer):
         self.state = state
         self.share = share
         self.binder = binder
-        self.tr = tr = binder.tr
+        self.tr = binder.tr
         self.body = html_pane("")
         self.rolled = html_pane("")
         self.reveal_error = html_pane("")

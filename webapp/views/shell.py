@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
-import json
 from html import escape
 from typing import Any
 from urllib.parse import urlencode
