@@ -38,6 +38,27 @@ label { color: var(--k-fg, #14171a); }
 .bk-input-group label, .bk-input-group > label { font-size: 15px; }
 input[type="checkbox"] { width: 24px; height: 24px; margin: 10px 8px 10px 0; }
 .bk-checkbox, .bk-input-group:has(input[type=checkbox]) { min-height: 44px; display: flex; align-items: center; }
+/* A Checkbox is tapped anywhere on its box, label included: the (restyled) input covers the whole box
+   and draws its 28 px square at the left; the label sits beside the square. */
+:host(.bk-Checkbox) { position: relative; min-height: 44px; min-width: 44px; display: flex; align-items: center; }
+:host(.bk-Checkbox) input[type="checkbox"] {
+  appearance: none; -webkit-appearance: none; position: absolute; inset: 0; width: 100%; height: 100%;
+  margin: 0; z-index: 1; cursor: pointer; border: 0; border-radius: 6px;
+  background: linear-gradient(var(--k-input-bg, #fff), var(--k-input-bg, #fff)) 6px 50% / 22px 22px no-repeat,
+    linear-gradient(var(--k-border, #6b7781), var(--k-border, #6b7781)) 3px 50% / 28px 28px no-repeat;
+}
+:host(.bk-Checkbox) input[type="checkbox"]:checked {
+  background: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 28 28'%3E%3Cpath d='M6 14.5l5.5 5.5L22 8.5' fill='none' stroke='%23fff' stroke-width='3.5' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E") 3px 50% / 28px 28px no-repeat,
+    linear-gradient(var(--k-accent, #0b5cad), var(--k-accent, #0b5cad)) 3px 50% / 28px 28px no-repeat;
+}
+:host(.bk-Checkbox) input[type="checkbox"]:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: -3px; }
+:host(.bk-Checkbox) input[type="checkbox"]:disabled { cursor: default; opacity: 0.5; }
+:host(.bk-Checkbox) .bk-label { padding-left: 36px; line-height: 1.25; }
+/* Phones: rows wrap and nothing is wider than the screen. */
+@media (max-width: 600px) {
+  :host { max-width: min(100%, calc(100vw - 20px)); min-width: 0 !important; }
+  :host(.bk-Row) { flex-wrap: wrap; }
+}
 :host(.invalid) .bk-input { border: 3px solid var(--k-bad, #b3261e); }
 :host(.invalid) label { color: var(--k-bad, #b3261e); font-weight: 600; }
 .field-error { color: var(--k-bad, #b3261e); font-size: 14px; font-weight: 600; min-height: 0; }

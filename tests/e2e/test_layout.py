@@ -1,0 +1,135 @@
+"""Tablet and phone layout of the web app in headless Chromium against ``panel serve``.
+
+For every screen (The One Ring, GURPS, Fate & Doom skill check, Fate & Doom
+fight) at 768×1024, 1024×768 and a 390×844 phone, every visible control must be
+a touch target of at least 44×44 CSS px, and a phone never scrolls sideways.
+
+What counts as a control: ``button``, ``select``, ``textarea``, every
+``input`` but hidden ones, ``[role=button]`` and ``[role=tab]``, looked up
+through every shadow root. A checkbox or radio input counts by the box of the
+``<label>`` that holds it (tapping the label toggles it), or by its own box when
+it has no label. Controls wider than the screen, or starting left of it, are cut
+off and fail too.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+expect.set_options(timeout=15_000)
+
+TIMEOUT = 15_000
+MIN = 44
+VIEWPORTS = {"portrait": (768, 1024), "landscape": (1024, 768), "phone": (390, 844)}
+SCREENS = ["one-ring", "gurps", "fate", "fight"]
+
+# Every visible control's box, through all shadow roots. Rounded to 1/10 px against sub-pixel noise.
+CONTROLS = """() => {
+  const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';
+  const out = [];
+  const seen = new Set();
+  const describe = (el) => {
+    const text = (el.getAttribute('aria-label') || el.innerText || el.value || el.title || el.className || '').toString();
+    return el.tagName.toLowerCase() + (el.type ? '[' + el.type + ']' : '') + ' "' + text.trim().slice(0, 40) + '"';
+  };
+  const visible = (el) => {
+    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      const style = getComputedStyle(n);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(SEL)) {
+      let target = el;
+      if (el.matches('input[type=checkbox], input[type=radio]')) target = el.closest('label') || el;
+      if (seen.has(target) || !visible(target)) continue;
+      seen.add(target);
+      const r = target.getBoundingClientRect();
+      out.push({what: describe(el), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10,
+                left: Math.round(r.left), right: Math.round(r.right)});
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+
+
+def open_screen(page: Page, url: str, screen: str) -> None:
+    page.set_default_timeout(TIMEOUT)
+    system = "fate" if screen == "fight" else screen
+    page.goto(f"{url}?lang=en&sys={system}")
+    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    if screen == "fight":
+        page.get_by_role("button", name="Fight", exact=True).click()
+        expect(page.get_by_role("button", name="Start the fight")).to_be_visible()
+    else:
+        expect(page.get_by_role("button", name="Roll", exact=True)).to_be_visible()
+    page.wait_for_timeout(300)  # let the layout settle after the last redraw
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_control_is_a_touch_target_and_nothing_is_cut_off(browser: Browser, app_url: str, viewport: str):
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    problems = []
+    try:
+        for screen in SCREENS:
+            open_screen(page, app_url, screen)
+            controls = page.evaluate(CONTROLS)
+            assert len(controls) > 5, f"{screen}: no controls found"
+            for c in controls:
+                if c["w"] < MIN or c["h"] < MIN:
+                    problems.append(f"{screen} @ {viewport}: {c['what']} is {c['w']}×{c['h']} px")
+                if c["left"] < 0 or c["right"] > width:
+                    problems.append(f"{screen} @ {viewport}: {c['what']} spans {c['left']}..{c['right']} px of {width}")
+            scroll = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+            if viewport == "phone" and scroll[0] > scroll[1]:
+                problems.append(f"{screen} @ phone: the page is {scroll[0]} px wide in a {scroll[1]} px window")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url: str):
+    page.set_default_timeout(TIMEOUT)
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    page.goto(app_url + "?lang=en&sys=one-ring")
+    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    light = page.evaluate(background)
+    page.get_by_role("button", name="Dark theme").click()
+    page.wait_for_function(f"(light) => ({background})() !== light", arg=light)
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    dark = page.evaluate(background)
+    page.wait_for_function("() => localStorage.getItem('kostka.theme') === 'dark'")
+    page.reload()
+    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    page.wait_for_function(f"(dark) => ({background})() === dark", arg=dark)
+    page.get_by_role("button", name="Dark theme").click()  # back to light for the other tests
+    page.wait_for_function(f"(light) => ({background})() === light", arg=light)
+
+
+def test_a_checkbox_toggles_when_its_label_is_tapped(browser: Browser, app_url: str):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    try:
+        open_screen(page, app_url, "one-ring")
+        weary = page.locator("div.bk-Checkbox").filter(has_text="Weary")
+        weary.scroll_into_view_if_needed()
+        box = weary.locator(".bk-label").bounding_box()
+        assert box is not None
+        expect(weary.locator("input")).not_to_be_checked()
+        page.touchscreen.tap(box["x"] + box["width"] - 4, box["y"] + box["height"] / 2)  # on the word, not the square
+        expect(weary.locator("input")).to_be_checked()
+        expect(page).to_have_url(re.compile("weary"))  # the app took it, not only the page
+        page.touchscreen.tap(box["x"] + box["width"] - 4, box["y"] + box["height"] / 2)
+        expect(weary.locator("input")).not_to_be_checked()
+    finally:
+        context.close()
