@@ -1,4 +1,4 @@
-"""Make the README's screenshots: each system's screen at tablet size, after a roll.
+"""Make the README's screenshots: each system's screen at tablet size (and one on a phone), after a roll.
 
     python docs/screenshots.py            # writes docs/screenshots/*.png
 
@@ -44,6 +44,10 @@ SHOTS = [
     ("one-ring-ru-landscape.png", (1024, 768), {
         "lang": "ru", "sys": "one-ring", "name": "Ханар", "strength": 7, "awareness": 2, "r_ability": "awareness",
     }, "Бросить"),
+    ("fate-phone.png", (390, 844), {
+        "lang": "cs", "sys": "fate", "name": "Vlasta", "skill": 8, "favour": 3, "favour_max": 3,
+        "life": 11, "life_max": 12, "r_difficulty": 2, "r_spend": 1,
+    }, "Hodit"),
 ]
 
 
