@@ -1,8 +1,9 @@
 """Tablet and phone layout of the web app in headless Chromium against ``panel serve``.
 
 For every screen (The One Ring, GURPS, Fate & Doom skill check, Fate & Doom
-fight) at 768×1024, 1024×768 and a 390×844 phone, every visible control must be
-a touch target of at least 44×44 CSS px, and a phone never scrolls sideways.
+fight) at 768×1024, 1024×768 and a 390×844 phone (one page, resized), every
+visible control must be a touch target of at least 44×44 CSS px, no two controls
+may overlap, and a phone never scrolls sideways.
 
 What counts as a control: ``button``, ``select``, ``textarea``, every
 ``input`` but hidden ones, ``[role=button]`` and ``[role=tab]``, looked up
@@ -52,7 +53,8 @@ CONTROLS = """() => {
       seen.add(target);
       const r = target.getBoundingClientRect();
       out.push({what: describe(el), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10,
-                left: Math.round(r.left), right: Math.round(r.right)});
+                left: Math.round(r.left), right: Math.round(r.right),
+                top: Math.round(r.top + window.scrollY), bottom: Math.round(r.bottom + window.scrollY)});
     }
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
   };
@@ -74,28 +76,44 @@ def open_screen(page: Page, url: str, screen: str) -> None:
     page.wait_for_timeout(300)  # let the layout settle after the last redraw
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_every_control_is_a_touch_target_and_nothing_is_cut_off(browser: Browser, app_url: str, viewport: str):
-    width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_control_is_a_touch_target_and_nothing_is_cut_off(browser: Browser, app_url: str, screen: str):
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
     page = context.new_page()
     problems = []
     try:
-        for screen in SCREENS:
-            open_screen(page, app_url, screen)
+        open_screen(page, app_url, screen)
+        for viewport, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            page.wait_for_timeout(400)  # the layout follows the new size
             controls = page.evaluate(CONTROLS)
-            assert len(controls) > 5, f"{screen}: no controls found"
+            assert len(controls) > 5, f"{screen} @ {viewport}: no controls found"
             for c in controls:
                 if c["w"] < MIN or c["h"] < MIN:
                     problems.append(f"{screen} @ {viewport}: {c['what']} is {c['w']}×{c['h']} px")
                 if c["left"] < 0 or c["right"] > width:
                     problems.append(f"{screen} @ {viewport}: {c['what']} spans {c['left']}..{c['right']} px of {width}")
+            for a, b in overlapping(controls):
+                problems.append(f"{screen} @ {viewport}: {a['what']} overlaps {b['what']}")
             scroll = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             if viewport == "phone" and scroll[0] > scroll[1]:
                 problems.append(f"{screen} @ phone: the page is {scroll[0]} px wide in a {scroll[1]} px window")
     finally:
         context.close()
     assert not problems, "\n".join(problems)
+
+
+def overlapping(controls: list[dict]) -> list[tuple[dict, dict]]:
+    """Pairs of controls whose boxes share more than a 1 px sliver."""
+    pairs = []
+    for i, a in enumerate(controls):
+        for b in controls[i + 1:]:
+            dx = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            dy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if dx > 1 and dy > 1:
+                pairs.append((a, b))
+    return pairs
 
 
 def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url: str):

@@ -79,8 +79,8 @@ class _ListRows(pn.viewable.Viewer):
         rows = []
         self.rows = []
         for i, item in enumerate(self.items):
-            name = pn.widgets.TextInput(value=item.get("name", ""), width=200, height=70, max_length=60, margin=(2, 5))
-            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=150, margin=(2, 5))
+            name = pn.widgets.TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
+            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
             name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
             value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
             remove = button("✕", width=48, margin=(22, 4, 0, 4))
