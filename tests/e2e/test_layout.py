@@ -1,7 +1,7 @@
 """Tablet and phone layout of the web app in headless Chromium against ``panel serve``.
 
 For every screen (The One Ring, GURPS, Fate & Doom skill check, Fate & Doom
-fight) at 768×1024, 1024×768 and a 390×844 phone (one page, resized), every
+fight, empty and running) at 768×1024, 1024×768 and a 390×844 phone (one page, resized), every
 visible control must be a touch target of at least 44×44 CSS px, no two controls
 may overlap, and a phone never scrolls sideways.
 
@@ -26,7 +26,7 @@ expect.set_options(timeout=15_000)
 TIMEOUT = 15_000
 MIN = 44
 VIEWPORTS = {"portrait": (768, 1024), "landscape": (1024, 768), "phone": (390, 844)}
-SCREENS = ["one-ring", "gurps", "fate", "fight"]
+SCREENS = ["one-ring", "gurps", "fate", "fight", "fight-run"]
 
 # Every visible control's box, through all shadow roots. Rounded to 1/10 px against sub-pixel noise.
 CONTROLS = """() => {
@@ -65,13 +65,23 @@ CONTROLS = """() => {
 
 def open_screen(page: Page, url: str, screen: str) -> None:
     page.set_default_timeout(TIMEOUT)
-    system = "fate" if screen == "fight" else screen
+    system = "fate" if screen.startswith("fight") else screen
     page.goto(f"{url}?lang=en&sys={system}")
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
-    if screen == "fight":
+    if screen == "fight-run":  # a hero and a wolf placed, the fight started: the taps of a running fight
+        page.get_by_label("Name", exact=True).first.fill("Ada")
+        expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
+    if screen.startswith("fight"):
         page.get_by_role("button", name="Fight", exact=True).click()
         expect(page.get_by_role("button", name="Start the fight")).to_be_visible()
-    else:
+    if screen == "fight-run":
+        for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
+            page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{name}$")).click()
+            page.locator(f".place-{where} button").click()
+            expect(page.locator(f".place-{where} button")).to_have_text(name)
+        page.get_by_role("button", name="Start the fight").click()
+        expect(page.get_by_role("button", name="Attack", exact=True)).to_be_visible()
+    if not screen.startswith("fight"):
         expect(page.get_by_role("button", name="Roll", exact=True)).to_be_visible()
     page.wait_for_timeout(300)  # let the layout settle after the last redraw
 
