@@ -81,8 +81,9 @@ def open_screen(page: Page, url: str, screen: str) -> None:
             expect(page.locator(f".place-{where} button")).to_have_text(name)
         page.get_by_role("button", name="Start the fight").click()
         expect(page.get_by_role("button", name="Attack", exact=True)).to_be_visible()
-    if not screen.startswith("fight"):
-        expect(page.get_by_role("button", name="Roll", exact=True)).to_be_visible()
+    if not screen.startswith("fight"):  # after a roll: the dice, and the picker of special successes if any
+        page.get_by_role("button", name="Roll", exact=True).click()
+        expect(page.get_by_test_id("outcome")).to_be_visible()
     page.wait_for_timeout(300)  # let the layout settle after the last redraw
 
 

@@ -54,6 +54,8 @@ input[type="checkbox"] { width: 24px; height: 24px; margin: 10px 8px 10px 0; }
 :host(.bk-Checkbox) input[type="checkbox"]:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: -3px; }
 :host(.bk-Checkbox) input[type="checkbox"]:disabled { cursor: default; opacity: 0.5; }
 :host(.bk-Checkbox) .bk-label { padding-left: 36px; line-height: 1.25; }
+/* Button groups (e.g. the special-success picker) wrap rather than run off the screen. */
+.bk-btn-group { flex-wrap: wrap; }
 /* Phones: rows wrap and nothing is wider than the screen. */
 @media (max-width: 600px) {
   :host { max-width: min(100%, calc(100vw - 20px)); min-width: 0 !important; }
