@@ -2,7 +2,8 @@
 
 The app must start under Pyodide with every file from this one server (any request to
 another host fails the test), draw its odds chart, roll in each system, and, after one
-visit, start again with the server gone and the browser offline (service worker cache).
+visit, start again with the server gone and the browser offline (service worker cache),
+and open a roll link there, verified.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from engine import FateCheck, links
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -179,5 +182,17 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
     expect(page.locator(CHART).first).to_be_attached()
     roll_in_each_system(page)
+    # a roll link opened while offline, in a new tab: recomputed and verified by the cached app
+    payload = links.encode_roll_link(FateCheck(skill=8, difficulty=1), seed=7, name="Bilbo")
+    expected = links.verify(payload).roll
+    linked = context.new_page()
+    linked.goto(links.link_url(own.url + "?lang=en", payload))
+    linked.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    assert linked.locator(LOADER_READY).count() == 1, linked.locator(LOADER).inner_text()
+    linked.set_default_timeout(STEP_TIMEOUT)
+    expect(linked.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(linked.get_by_test_id("link-character")).to_have_text("Bilbo")
+    faces = linked.locator("[data-testid=link-dice] svg.die").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert faces == [f"Die showing {f}" for f in expected.dice]
     context.close()
     assert traffic.foreign() == []
