@@ -2,63 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 15_000
 expect.set_options(timeout=TIMEOUT)  # two shared cores: a tap may take a few seconds to come back
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def fight_url(tmp_path_factory):
-    """``panel serve webapp/app.py`` on a free port; yields the app's address."""
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    log = tmp_path_factory.mktemp("panel-fight") / "serve.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
-             "--allow-websocket-origin", f"127.0.0.1:{port}"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}/app"
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with direct.open(url, timeout=10) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"panel serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def open_fight(page: Page, url: str, hero: str, name_label: str = "Name", fight: str = "Fight") -> None:
@@ -96,8 +48,8 @@ def log_rows(page: Page):
     return page.get_by_test_id("log").locator("tbody tr")
 
 
-def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, fight_url: str):
-    open_fight(page, fight_url + "?lang=en&sys=fate", "Ada")
+def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url: str):
+    open_fight(page, app_url + "?lang=en&sys=fate", "Ada")
     expect(page.get_by_role("button", name="Add the Wolf")).to_be_visible()
     place(page, "Ada", "heroes-1-attacking")
     place(page, "Wolf", "monsters-1-attacking")
@@ -161,8 +113,8 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, fight_ur
     expect(sim_log.locator("li").last).to_have_text(re.compile(r"^The (heroes|monsters) win in round \d+\.$"))
 
 
-def test_russian_labels_and_an_attack(page: Page, fight_url: str):
-    open_fight(page, fight_url + "?lang=ru&sys=fate", "Ада", "Имя", "Бой")
+def test_russian_labels_and_an_attack(page: Page, app_url: str):
+    open_fight(page, app_url + "?lang=ru&sys=fate", "Ада", "Имя", "Бой")
     for label in ("Добавить Волка", "Создать монстра", "Начать бой", "Симулировать"):
         expect(page.get_by_role("button", name=label)).to_be_visible()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
@@ -178,8 +130,8 @@ def test_russian_labels_and_an_attack(page: Page, fight_url: str):
     expect(log_rows(page).first).to_contain_text("Бой, раунд 1")
 
 
-def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, fight_url: str):
-    open_fight(page, fight_url + "?lang=cs&sys=fate", "Eliška", "Jméno", "Boj")
+def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_url: str):
+    open_fight(page, app_url + "?lang=cs&sys=fate", "Eliška", "Jméno", "Boj")
     page.get_by_role("button", name="Vytvořit nestvůru").click()
     expect(page.get_by_test_id("generated").locator("svg.die.d6")).to_have_count(3)
     expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Monster")

@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 import io
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,57 +13,16 @@ from engine import links
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 15_000
 XSS = "<img src=x onerror=alert(1)>"
 DICE = "[data-testid=roll-result] svg.die"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    """``panel serve webapp/app.py`` on a free port; yields the app's address."""
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    log = tmp_path_factory.mktemp("panel-share") / "serve.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
-             "--allow-websocket-origin", f"127.0.0.1:{port}"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}/app"
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with direct.open(url, timeout=10) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"panel serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def open_app(page: Page, url: str) -> None:
     page.set_default_timeout(TIMEOUT)
     page.goto(url)
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
-    page.locator("html[data-kostka-pinged]").wait_for(state="attached")  # the link panel has drawn itself again
+    page.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
 
 
 def fresh_page(browser) -> Page:

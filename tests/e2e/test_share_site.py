@@ -59,6 +59,7 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
                            timeout=START_TIMEOUT)
     assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
     page.set_default_timeout(STEP_TIMEOUT)
+    page.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_have_attribute("data-status", "verified")
     expect(page.get_by_test_id("link-character")).to_have_text(XSS)

@@ -190,6 +190,7 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     linked.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
     assert linked.locator(LOADER_READY).count() == 1, linked.locator(LOADER).inner_text()
     linked.set_default_timeout(STEP_TIMEOUT)
+    linked.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     expect(linked.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
     expect(linked.get_by_test_id("link-character")).to_have_text("Bilbo")
     faces = linked.locator("[data-testid=link-dice] svg.die").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")

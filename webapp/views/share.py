@@ -106,7 +106,10 @@ class PagePing(JSComponent):
 
     In the browser build, what Python changes while the page is still being
     linked to it can be lost; an answer to an event from the page always
-    arrives, so the link panel draws itself again on these pings.
+    arrives, so the link panel draws itself again on these pings. Once it has
+    drawn again after the last ping, the panel puts an empty marker
+    ``[data-testid=pinged]`` on the page: a tap after that lands on the buttons
+    that stay.
     """
 
     pings = param.Integer(default=0)
@@ -114,10 +117,7 @@ class PagePing(JSComponent):
     _esm = """
 export function render({ model, el }) {
   el.style.display = "none";
-  [50, 700].forEach((wait, i) => setTimeout(() => {
-    model.pings = model.pings + 1;
-    if (i === 1) document.documentElement.dataset.kostkaPinged = "1";  // tests wait for it
-  }, wait));
+  [50, 700].forEach((wait) => setTimeout(() => { model.pings = model.pings + 1; }, wait));
 }
 """
 
@@ -363,7 +363,8 @@ class LinkPanel(pn.viewable.Viewer):
         self.buttons = pn.FlexBox(flex_wrap="wrap", align_items="flex-end", margin=0)
         self._layout = pn.Column(self.body, self.buttons, self.reveal_error, self.rolled, sizing_mode="stretch_width", margin=0)
         self.ping = PagePing(height=0, width=0, margin=0)
-        self.ping.param.watch(lambda *_: self.redraw() if share.opened is not None else None, "pings")
+        self.pinged = html_pane("", margin=0)
+        self.ping.param.watch(self._pinged, "pings")
         share.param.watch(self._show, "opened")
         binder.on_lang(self._show)
 
@@ -378,6 +379,12 @@ class LinkPanel(pn.viewable.Viewer):
         self.roll_button.on_click(lambda e: self.roll())
         self.close_button = button(tr(N_("Close")), width=160)
         self.close_button.on_click(lambda e: self.share.close())
+
+    def _pinged(self, event: Any) -> None:
+        if self.share.opened is not None:
+            self.redraw()
+        if event.new >= 2:  # the page's last ping (see PagePing)
+            self.pinged.object = '<span data-testid="pinged"></span>'
 
     def redraw(self) -> None:
         """Send the panel to the page again (what changed while the page was being linked may not have arrived)."""
@@ -497,7 +504,7 @@ class LinkPanel(pn.viewable.Viewer):
         self.body.object = f'<div data-testid="shared-link" style="{BOX}">{"".join(parts)}</div>'
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.ping, self._layout, sizing_mode="stretch_width", margin=0)
+        return pn.Column(self.ping, self.pinged, self._layout, sizing_mode="stretch_width", margin=0)
 
 
 class SessionPanel(pn.viewable.Viewer):
