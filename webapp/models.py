@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import param
 
 import engine
-from engine import Dice, InputError, RuleError, random_seed
+from engine import InputError, RuleError, random_seed
 from engine import fate, gurps, one_ring
 from engine.errors import check_int
 

@@ -10,7 +10,7 @@ import panel as pn
 import param
 
 from ..dice import DICE_CSS
-from ..i18n import Translator, error_text
+from ..i18n import N_, Translator, error_text
 
 __all__ = ["APP_CSS", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
 
@@ -200,6 +200,20 @@ class TextField(pn.viewable.Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.input
+
+
+def alert_html(text: str) -> str:
+    """A message shown beside a field or button: escaped text, announced by screen readers."""
+    return f'<div class="field-error" role="alert">{escape(text)}</div>'
+
+
+def name_field(binder: Binder, sheet: Any) -> pn.widgets.TextInput:
+    """The character's name, kept in step with ``sheet.name_text`` both ways (raw text, as typed)."""
+    name = pn.widgets.TextInput(value=sheet.name_text, width=260, height=70, max_length=60)
+    binder.text(name, "name", N_("Name"))
+    name.param.watch(lambda e: setattr(sheet, "name_text", e.new or ""), "value_input")
+    sheet.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+    return name
 
 
 def percent(p: Any) -> str:

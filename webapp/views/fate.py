@@ -13,7 +13,7 @@ from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
-from .common import Binder, TextField, button, html_pane, percent
+from .common import Binder, TextField, alert_html, button, html_pane, name_field, percent
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["FateView", "describe_fate_roll"]
@@ -41,10 +41,7 @@ class FateView(pn.viewable.Viewer):
         self.binder = binder
         self.tr = tr = binder.tr
 
-        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
-        binder.text(name, "name", N_("Name"))
-        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
-        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        name = name_field(binder, self.char)
         sheet = pn.Column(
             name,
             TextField(binder, self.char, "skill", N_("Skill"), width=100),
@@ -102,7 +99,7 @@ class FateView(pn.viewable.Viewer):
             self.app.roll("fate")
             self.roll_error.object = ""
         except InputError as error:
-            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.roll_error.object = alert_html(error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
         tr = self.tr

@@ -27,7 +27,7 @@ from ..fight_models import (
     no_extra_attack_text,
 )
 from ..i18n import N_, Translator, error_text
-from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+from .common import Binder, TextField, alert_html, button, checkbox, html_pane, percent, select
 from .fate import FateView
 
 __all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]
@@ -90,7 +90,7 @@ def fight_error_text(tr: Translator, error: Any) -> str:
 def _error_html(tr: Translator, error: Any) -> str:
     if error is None:
         return ""
-    return f'<div class="field-error" role="alert">{escape(fight_error_text(tr, error))}</div>'
+    return alert_html(fight_error_text(tr, error))
 
 
 CARD = {"border": "1px solid var(--k-border, #6b7781)", "border-radius": "10px", "padding": "4px 10px",

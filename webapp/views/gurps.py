@@ -13,7 +13,7 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
-from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+from .common import Binder, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -133,10 +133,7 @@ class GurpsView(pn.viewable.Viewer):
         self.binder = binder
         self.tr = tr = binder.tr
 
-        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
-        binder.text(name, "name", N_("Name"))
-        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
-        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        name = name_field(binder, self.char)
         attrs = pn.Row(*[TextField(binder, self.char, a, GURPS_LABELS[a], width=80) for a in GURPS_ATTRIBUTES])
 
         skills_title = html_pane("")
@@ -321,7 +318,7 @@ class GurpsView(pn.viewable.Viewer):
             self.app.roll("gurps")
             self.roll_error.object = ""
         except InputError as error:
-            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.roll_error.object = alert_html(error_text(self.tr, error))
 
     def _reveal(self, _: Any) -> None:
         if self.desk.last is not None:
@@ -360,7 +357,7 @@ class GurpsView(pn.viewable.Viewer):
         try:
             self.app.roll_contest()
         except InputError as error:
-            self.contest_result.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.contest_result.object = alert_html(error_text(self.tr, error))
 
     def _show_contest(self, *_: Any) -> None:
         tr = self.tr

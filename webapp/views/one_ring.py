@@ -13,7 +13,6 @@ from ..charts import EXTRA, GOOD, GREAT, BAD, BarChart, ProbabilityByValueChart
 from ..dice import dice_row, feat_die, success_die
 from ..i18n import N_, error_text
 from ..models import (
-    OR_ABILITY_ATTRIBUTE,
     OR_DEGREE_LABELS,
     OR_LABELS,
     OR_PROFICIENCIES,
@@ -22,7 +21,7 @@ from ..models import (
     AppState,
     OneRingDesk,
 )
-from .common import Binder, TextField, button, checkbox, html_pane, percent, select
+from .common import Binder, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
@@ -88,10 +87,7 @@ class OneRingView(pn.viewable.Viewer):
         self.tr = tr
 
         # -- the sheet --------------------------------------------------------------
-        name = pn.widgets.TextInput(value=self.char.name_text, width=260, height=70, max_length=60)
-        binder.text(name, "name", N_("Name"))
-        name.param.watch(lambda e: setattr(self.char, "name_text", e.new or ""), "value_input")
-        self.char.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        name = name_field(binder, self.char)
 
         attr_blocks = []
         self.tn_panes: dict[str, pn.pane.HTML] = {}
@@ -270,7 +266,7 @@ class OneRingView(pn.viewable.Viewer):
             self.app.roll("one-ring")
             self.roll_error.object = ""
         except InputError as error:
-            self.roll_error.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.roll_error.object = alert_html(error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
         tr = self.tr
@@ -318,7 +314,7 @@ class OneRingView(pn.viewable.Viewer):
             roll = self.desk.last.roll
             self.special_note.object = f'<div class="note">{escape(self.tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons))}</div>'
         except InputError as error:
-            self.special_note.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.special_note.object = alert_html(error_text(self.tr, error))
             self.specials.value = list(event.old)
 
     def __panel__(self) -> pn.viewable.Viewable:

@@ -23,7 +23,7 @@ from ..i18n import N_, Translator, error_text
 from ..links_model import Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, button, checkbox, html_pane
+from .common import Binder, alert_html, button, checkbox, html_pane
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
@@ -307,7 +307,7 @@ class SharePanel(pn.viewable.Viewer):
         if self._mode == "check-error":
             self._clear()
             self.title.object = ""
-            self.message.object = f'<div class="field-error" role="alert">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            self.message.object = alert_html(tr(N_("Correct the marked fields to see the odds.")))
             return
         entry = self.entry
         if entry is None:
@@ -402,7 +402,7 @@ class LinkPanel(pn.viewable.Viewer):
             self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or "")
             self.reveal_error.object = ""
         except InputError as error:
-            self.reveal_error.object = f'<div class="field-error" role="alert">{escape(self._error(error))}</div>'
+            self.reveal_error.object = alert_html(self._error(error))
 
     def roll(self) -> None:
         """Roll the prepared check of the opened link (numbered when a session code is set)."""
@@ -416,7 +416,7 @@ class LinkPanel(pn.viewable.Viewer):
             else:
                 entry = self.state.rolls.roll(link.check, character=link.name, ability=link.label)
         except InputError as error:
-            self.rolled.object = f'<div class="field-error" role="alert">{escape(error_text(self.tr, error))}</div>'
+            self.rolled.object = alert_html(error_text(self.tr, error))
             return
         self._rolled_entry = entry
         self._show_rolled()

@@ -22,7 +22,7 @@ from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
 from ..storage import BrowserStore
-from .common import Binder, button, html_pane, select
+from .common import Binder, alert_html, button, html_pane, select
 from .fate import describe_fate_roll
 from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
@@ -361,7 +361,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
         except InputError as error:
             where = f"{error.field}: " if error.field not in ("characters", "document") else ""
-            self.import_message.object = f'<div class="field-error" role="alert">{escape(where + error_text(self.tr, error))}</div>'
+            self.import_message.object = alert_html(where + error_text(self.tr, error))
 
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
