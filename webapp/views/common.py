@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import Any, ClassVar
 
 import panel as pn
 import param
@@ -116,6 +116,18 @@ class Binder:
         return widget
 
 
+class TextInput(pn.widgets.TextInput):
+    """A text input whose typed text reaches Python before any later tap.
+
+    Panel delays a widget's value changes by 50 ms on a server but handles a
+    button's click on the next tick, so "type 200, tap Simulate" could run
+    with the old number. Changes marked as priority are queued like clicks,
+    in the order they happened.
+    """
+
+    _priority_changes: ClassVar[list[str]] = ["value", "value_input"]
+
+
 def button(label: str = "", kind: str = "default", **kw: Any) -> pn.widgets.Button:
     kw.setdefault("min_width", 44)
     kw.setdefault("height", 48)
@@ -168,7 +180,7 @@ class TextField(pn.viewable.Viewer):
         self.label_fmt = label_fmt
         self.errors_of = errors_of or model
         self.error_key = error_key or pname
-        self.input = pn.widgets.TextInput(value=getattr(model, pname), width=width, margin=(2, 5))
+        self.input = TextInput(value=getattr(model, pname), width=width, margin=(2, 5))
         if placeholder:
             binder.text(self.input, "placeholder", placeholder)
         self.input.param.watch(self._typed, "value_input")
@@ -207,9 +219,9 @@ def alert_html(text: str) -> str:
     return f'<div class="field-error" role="alert">{escape(text)}</div>'
 
 
-def name_field(binder: Binder, sheet: Any) -> pn.widgets.TextInput:
+def name_field(binder: Binder, sheet: Any) -> TextInput:
     """The character's name, kept in step with ``sheet.name_text`` both ways (raw text, as typed)."""
-    name = pn.widgets.TextInput(value=sheet.name_text, width=260, height=70, max_length=60)
+    name = TextInput(value=sheet.name_text, width=260, height=70, max_length=60)
     binder.text(name, "name", N_("Name"))
     name.param.watch(lambda e: setattr(sheet, "name_text", e.new or ""), "value_input")
     sheet.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")

@@ -27,7 +27,7 @@ from ..fight_models import (
     no_extra_attack_text,
 )
 from ..i18n import N_, Translator, error_text
-from .common import Binder, TextField, alert_html, button, checkbox, html_pane, percent, select
+from .common import Binder, TextField, TextInput, alert_html, button, checkbox, html_pane, percent, select
 from .fate import FateView
 
 __all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]
@@ -206,7 +206,7 @@ class FightView(pn.viewable.Viewer):
         delete = self._button(N_("Delete monster"), width=170)
         delete.on_click(self._act(desk.delete_monster, message))
         form = desk.monster_form
-        name = pn.widgets.TextInput(value=form.name_text, width=220, height=70, max_length=40)
+        name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
         self.binder.text(name, "name", N_("Monster's name"))
         name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
         form.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")

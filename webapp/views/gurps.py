@@ -13,7 +13,7 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
-from .common import Binder, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, TextField, TextInput, alert_html, button, checkbox, html_pane, name_field, percent, select
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -79,8 +79,8 @@ class _ListRows(pn.viewable.Viewer):
         rows = []
         self.rows = []
         for i, item in enumerate(self.items):
-            name = pn.widgets.TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
-            value = pn.widgets.TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
+            name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
+            value = TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
             name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
             value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
             remove = button("✕", width=48, margin=(22, 4, 0, 4))

@@ -23,7 +23,7 @@ from ..i18n import N_, Translator, error_text
 from ..links_model import Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, alert_html, button, checkbox, html_pane
+from .common import Binder, TextInput, alert_html, button, checkbox, html_pane
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
@@ -371,7 +371,7 @@ class LinkPanel(pn.viewable.Viewer):
     def _make_widgets(self) -> None:
         tr = self.tr
         typed = getattr(self, "reveal_code", None)
-        self.reveal_code = pn.widgets.TextInput(name=tr(N_("Reveal code")), value=typed.value if typed else "", width=220,
+        self.reveal_code = TextInput(name=tr(N_("Reveal code")), value=typed.value if typed else "", width=220,
                                                 height=70, max_length=links.MAX_LINK_TEXT)
         self.reveal_button = button(tr(N_("Open")), width=160)
         self.reveal_button.on_click(lambda e: self.reveal())
@@ -516,7 +516,7 @@ class SessionPanel(pn.viewable.Viewer):
         self.share = share
         self.binder = binder
         self.tr = tr = binder.tr
-        self.code = pn.widgets.TextInput(value=share.session.code, width=240, height=70, max_length=links.MAX_CODE_LENGTH * 2)
+        self.code = TextInput(value=share.session.code, width=240, height=70, max_length=links.MAX_CODE_LENGTH * 2)
         self.error: InputError | None = None
         self.code.param.watch(self._typed, "value")
         share.session.param.watch(self._code_changed, "code")
