@@ -134,6 +134,7 @@ ROOT = Path(__file__).resolve().parent
 CACHE = ROOT / ".cache"
 SITE = ROOT / "site"
 STATIC = ROOT / "static"
+APP_CSS = ROOT / "webapp" / "kostka.css"  # served as APP_CSS_FILE of webapp/views/common.py
 APP = ROOT / "webapp" / "app.py"
 CORE_FILES = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"]
 
@@ -691,6 +692,7 @@ def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
 def copy_static() -> None:
     for name in ["loader.js", "loader.css", "manifest.webmanifest"]:
         shutil.copy2(STATIC / name, SITE / name)
+    shutil.copy2(APP_CSS, SITE / APP_CSS.name)  # the app links it from every component (webapp/app.py)
     shutil.copytree(STATIC / "icons", SITE / "icons", ignore=shutil.ignore_patterns("*.py"))
 
 
@@ -760,7 +762,7 @@ def check_local_references(site: Path | None = None) -> list[str]:
 
 
 def verify_site(packages: list[str], lock_packages: dict) -> None:
-    for name in ["index.html", "app.js", "sw.js", "loader.js", "loader.css", "manifest.webmanifest"]:
+    for name in ["index.html", "app.js", "sw.js", "loader.js", "loader.css", "manifest.webmanifest", APP_CSS.name]:
         if not (SITE / name).is_file():
             raise BuildError(f"site/{name} was not written")
     for p in packages:

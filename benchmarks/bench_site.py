@@ -67,6 +67,11 @@ def interactive_ms(page) -> float:
     return page.evaluate("performance.getEntriesByName('kostka-interactive')[0].startTime")
 
 
+def marks(page) -> dict[str, int]:
+    """The loader's marks: when the worker started and when each start-up step began."""
+    return page.evaluate("Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]))")
+
+
 def first_paint_ms(page) -> float:
     return page.evaluate(
         "(performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0] || {startTime: NaN}).startTime"
@@ -125,11 +130,11 @@ def main() -> int:
             results["bytes"].append(CountingHandler.sent)
             results["paint"].append(first_paint_ms(page))
             results["cold"].append(interactive_ms(page))
-            print("cold start marks (ms):", page.evaluate(
-                "Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]))"), flush=True)
+            print("cold start marks (ms):", marks(page), flush=True)
             page.reload()
             wait_ready(page)
             results["warm"].append(interactive_ms(page))
+            print("warm start marks (ms):", marks(page), flush=True)
             results["click"].extend(click_to_result_ms(page))
             context.close()
         browser.close()

@@ -1,13 +1,13 @@
 // Kostka's loader (runs on the page, before anything else): shows what is loading and how far,
-// in the user's language; registers the service worker and, on a first visit, lets it cache
-// the whole site before the app starts, so the app's own downloads come from that cache
-// (nothing is downloaded twice, and the next visit works offline).
+// in the user's language; starts the app's worker at once and registers the service worker,
+// which on a first visit caches the whole site meanwhile, so the next visit works offline.
 (function () {
   "use strict";
 
   const TEXT = {
     en: {
-      offline: "Saving the app for offline use",
+      offline: "Saving for offline use: {files}",
+      saved: "Saved for offline use.",
       runtime: "Starting the Python runtime",
       packages: "Loading Python packages",
       panel: "Starting the interface",
@@ -22,7 +22,8 @@
       reload: "Reload",
     },
     ru: {
-      offline: "Сохраняем приложение для работы без сети",
+      offline: "Сохраняем для работы без сети: {files}",
+      saved: "Сохранено для работы без сети.",
       runtime: "Запускаем Python",
       packages: "Загружаем пакеты Python",
       panel: "Запускаем интерфейс",
@@ -37,7 +38,8 @@
       reload: "Перезагрузить",
     },
     cs: {
-      offline: "Ukládáme aplikaci pro práci bez sítě",
+      offline: "Ukládáme pro práci bez sítě: {files}",
+      saved: "Uloženo pro práci bez sítě.",
       runtime: "Spouštíme Python",
       packages: "Načítáme balíčky Pythonu",
       panel: "Spouštíme rozhraní",
@@ -73,6 +75,7 @@
   const start = performance.now();
   const ui = {
     state: {step: 0, key: null, detail: ""},
+    offline: "",  // how far the service worker is in saving the site for offline use
     el(id) { return document.getElementById(id); },
     render() {
       const root = this.el("kostka-loader");
@@ -85,6 +88,10 @@
       this.el("kostka-loader-detail").textContent = (s.detail ? s.detail + " · " : "") + fmt(T.seconds, {s: secs});
       const within = Math.max(0, Math.min(1, s.fraction || 0));
       this.el("kostka-loader-fill").style.width = (Math.max(0, s.step - 1) + within) / STEPS * 100 + "%";
+      const die = this.el("kostka-loader-die");
+      if (die && !root.classList.contains("kostka-error")) die.dataset.face = "526314"[secs % 6];
+      const hint = this.el("kostka-loader-hint");
+      if (hint && document.readyState !== "loading") hint.textContent = this.offline || T.hint;
     },
     set(step, key, detail, fraction) {
       Object.assign(this.state, {step: step, key: key, detail: detail || "", fraction: fraction || 0});
@@ -117,14 +124,12 @@
   };
   // tick every second, so the screen never looks frozen
   ui.timer = setInterval(() => ui.render(), 1000);
-  document.addEventListener("DOMContentLoaded", () => {
-    const hint = ui.el("kostka-loader-hint");
-    if (hint) hint.textContent = T.hint;
-    ui.set(1, "runtime");
-  });
+  document.addEventListener("DOMContentLoaded", () => ui.state.key || ui.set(1, "runtime"));
   document.documentElement.dataset.kostkaLoader = "loading";
 
-  // ---- service worker: on a first visit wait until it has cached everything and controls the page
+  // ---- service worker: caches the whole site for offline use. On a first visit it does so while
+  // the app starts (the browser's HTTP cache answers its requests for what the app has already
+  // fetched, so nothing is downloaded twice); the page does not wait for it.
   let wasControlled = false;
   const swReady = (async () => {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) return "unsupported";
@@ -132,8 +137,9 @@
       wasControlled = Boolean(navigator.serviceWorker.controller);
       navigator.serviceWorker.addEventListener("message", (event) => {
         const msg = event.data || {};
-        if (msg.type === "kostka-precache" && !wasControlled && ui.state.step <= 1) {
-          ui.set(1, "offline", fmt(T.files, {done: msg.done, total: msg.total}), msg.done / msg.total);
+        if (msg.type === "kostka-precache" && !wasControlled) {
+          ui.offline = fmt(T.offline, {files: fmt(T.files, {done: msg.done, total: msg.total})});
+          ui.render();
         }
       });
       navigator.serviceWorker.startMessages();
@@ -145,7 +151,6 @@
       if (wasControlled) return "controlled";
       const installing = reg.installing || reg.waiting;
       if (!installing) return "uncontrolled";
-      ui.set(1, "offline");
       await new Promise((resolve) => {
         navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true});
         installing.addEventListener("statechange", () => {
@@ -158,28 +163,25 @@
       return "failed";
     }
   })();
+  swReady.then((state) => {
+    // for tests and curious users: "controlled" means every file is cached and an offline reload works
+    document.documentElement.dataset.kostkaOffline = state;
+    ui.offline = state === "controlled" && !wasControlled ? T.saved : "";
+    ui.render();
+  });
 
-  // ---- the app's worker: started once the service worker is ready; panel's page code talks to it
-  class DeferredWorker {
+  // ---- the app's worker, started at once; panel's page code talks to it
+  class KostkaWorker {
     constructor(url) {
       this.onmessage = null;
-      this._pending = [];
-      this._worker = null;
-      swReady.then(() => {
-        ui.set(1, "runtime");
-        performance.mark("kostka-worker-start");
-        const worker = new Worker(url);
-        worker.onmessage = (event) => this._dispatch(event);
-        worker.onerror = (event) => ui.error(event.message);
-        this._worker = worker;
-        for (const msg of this._pending) worker.postMessage(msg);
-        this._pending = [];
-      });
+      performance.mark("kostka-worker-start");
+      this._worker = new Worker(url);
+      this._worker.onmessage = (event) => this._dispatch(event);
+      this._worker.onerror = (event) => ui.error(event.message);
     }
 
     postMessage(msg) {
-      if (this._worker) this._worker.postMessage(msg);
-      else this._pending.push(msg);
+      this._worker.postMessage(msg);
     }
 
     async _dispatch(event) {
@@ -225,6 +227,6 @@
   window.KostkaLoader = {
     language: lang,
     serviceWorker: swReady,
-    worker: (url) => new DeferredWorker(url),
+    worker: (url) => new KostkaWorker(url),
   };
 })();

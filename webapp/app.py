@@ -14,10 +14,14 @@ except ImportError:  # pragma: no cover - depends on how the app is started
 
 import panel as pn
 
-from webapp.views.common import APP_CSS
+from webapp.views.common import APP_CSS, APP_CSS_FILE
 from webapp.views.shell import KostkaApp
 
-pn.extension(raw_css=[APP_CSS], notifications=False)
+if sys.platform == "emscripten":
+    # The static site serves the stylesheet as a file: one shared link instead of a copy per component.
+    pn.extension(css_files=[APP_CSS_FILE], notifications=False)
+else:
+    pn.extension(raw_css=[APP_CSS], notifications=False)
 
 
 def main() -> KostkaApp:

@@ -86,18 +86,3 @@ def d6_pips(face: int, *, label: str, css: str = "") -> str:
 def dice_row(dice_svgs: list[str], caption: str = "") -> str:
     cap = f'<span class="dice-caption">{escape(caption)}</span>' if caption else ""
     return f'<div class="dice-row">{cap}{"".join(dice_svgs)}</div>'
-
-
-#: CSS for the dice (inside the HTML panes' shadow roots).
-DICE_CSS = """
-.dice-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
-.dice-caption { min-width: 7em; color: var(--k-muted, #4a5560); font-size: 0.95em; }
-svg.die .body { fill: var(--k-die, #fdfcf7); stroke: var(--k-die-stroke, #14171a); stroke-width: 2.5; }
-svg.die .num { font: bold 24px system-ui, sans-serif; fill: var(--k-die-stroke, #14171a); }
-svg.die .num.outlined { fill: none; stroke: var(--k-die-stroke, #14171a); stroke-width: 1.3; }
-svg.die .pip { fill: var(--k-die-stroke, #14171a); }
-svg.die.feat.kept .body { stroke: #c8901a; stroke-width: 5; }
-svg.die.feat.dropped { opacity: 0.4; }
-svg.die.weary-zero { opacity: 0.45; }
-svg.die.icon .body { stroke: #0b5cad; stroke-width: 4; }
-"""

@@ -146,6 +146,8 @@ def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, serve
     start(page, server.url + "?lang=en")
     expect(page.locator(LOADER)).to_have_count(0)
     expect(page.locator(CHART).first).to_be_attached()  # the odds chart is drawn
+    # Kostka's stylesheet (one shared file, linked from every component) is applied: touch-sized buttons
+    expect(roll_button(page)).to_have_css("min-height", "44px")
     roll_in_each_system(page)
     context.close()
     assert traffic.foreign() == [], "the page asked another host"
@@ -173,7 +175,9 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     traffic = Traffic(context)
     page = context.new_page()
     start(page, own.url + "?lang=en")
-    # the service worker has cached every file and controls the page
+    # the service worker caches every file while the app starts, then controls the page
+    page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
+    assert page.locator("html").get_attribute("data-kostka-offline") == "controlled"
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     own.stop()
     context.set_offline(True)

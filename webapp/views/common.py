@@ -3,80 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from html import escape
 from typing import Any, ClassVar
 
 import panel as pn
 import param
 
-from ..dice import DICE_CSS
 from ..i18n import N_, Translator, error_text
 
-__all__ = ["APP_CSS", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
+__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
 
-#: Applied inside every component (Panel adds ``raw_css`` to each shadow root):
-#: touch-sized controls, readable type, and colours from the page palette.
-APP_CSS = (
-    """
-:host {
-  color: var(--k-fg, #14171a); font-size: 16px;
-  --panel-background-color: var(--k-bg, #ffffff); --panel-on-background-color: var(--k-fg, #14171a);
-  --panel-surface-color: var(--k-surface, #f2f4f6); --panel-on-surface-color: var(--k-fg, #14171a);
-}
-div, span, label, p { color: inherit; }
-.bk-input, select.bk-input, input.bk-input {
-  min-height: 44px; font-size: 16px; background-color: var(--k-input-bg, #fff);
-  color: var(--k-fg, #14171a); border-color: var(--k-border, #6b7781);
-}
-.bk-btn { min-height: 44px; font-size: 16px; }
-.bk-btn-default { background-color: var(--k-surface, #f2f4f6) !important; color: var(--k-fg, #14171a) !important;
-  border-color: var(--k-border, #6b7781) !important; }
-.bk-btn-default.bk-active { background-color: var(--k-accent, #0b5cad) !important; color: var(--k-on-accent, #fff) !important; }
-.bk-btn-primary { background-color: var(--k-accent, #0b5cad); border-color: var(--k-accent, #0b5cad);
-  color: var(--k-on-accent, #fff); }
-label { color: var(--k-fg, #14171a); }
-.bk-input-group label, .bk-input-group > label { font-size: 15px; }
-input[type="checkbox"] { width: 24px; height: 24px; margin: 10px 8px 10px 0; }
-.bk-checkbox, .bk-input-group:has(input[type=checkbox]) { min-height: 44px; display: flex; align-items: center; }
-/* A Checkbox is tapped anywhere on its box, label included: the (restyled) input covers the whole box
-   and draws its 28 px square at the left; the label sits beside the square. */
-:host(.bk-Checkbox) { position: relative; min-height: 44px; min-width: 44px; display: flex; align-items: center; }
-:host(.bk-Checkbox) input[type="checkbox"] {
-  appearance: none; -webkit-appearance: none; position: absolute; inset: 0; width: 100%; height: 100%;
-  margin: 0; z-index: 1; cursor: pointer; border: 0; border-radius: 6px;
-  background: linear-gradient(var(--k-input-bg, #fff), var(--k-input-bg, #fff)) 6px 50% / 22px 22px no-repeat,
-    linear-gradient(var(--k-border, #6b7781), var(--k-border, #6b7781)) 3px 50% / 28px 28px no-repeat;
-}
-:host(.bk-Checkbox) input[type="checkbox"]:checked {
-  background: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 28 28'%3E%3Cpath d='M6 14.5l5.5 5.5L22 8.5' fill='none' stroke='%23fff' stroke-width='3.5' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E") 3px 50% / 28px 28px no-repeat,
-    linear-gradient(var(--k-accent, #0b5cad), var(--k-accent, #0b5cad)) 3px 50% / 28px 28px no-repeat;
-}
-:host(.bk-Checkbox) input[type="checkbox"]:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: -3px; }
-:host(.bk-Checkbox) input[type="checkbox"]:disabled { cursor: default; opacity: 0.5; }
-:host(.bk-Checkbox) .bk-label { padding-left: 36px; line-height: 1.25; }
-/* Button groups (e.g. the special-success picker) wrap rather than run off the screen. */
-.bk-btn-group { flex-wrap: wrap; }
-/* Phones: rows wrap and nothing is wider than the screen. */
-@media (max-width: 600px) {
-  :host { max-width: min(100%, calc(100vw - 20px)); min-width: 0 !important; }
-  :host(.bk-Row) { flex-wrap: wrap; }
-}
-:host(.invalid) .bk-input { border: 3px solid var(--k-bad, #b3261e); }
-:host(.invalid) label { color: var(--k-bad, #b3261e); font-weight: 600; }
-.field-error { color: var(--k-bad, #b3261e); font-size: 14px; font-weight: 600; min-height: 0; }
-.muted { color: var(--k-muted, #4a5560); }
-.readout { font-size: 17px; }
-.readout b { font-size: 19px; }
-.outcome { font-size: 22px; font-weight: 700; }
-.outcome.good { color: var(--k-good, #1b7a3a); }
-.outcome.bad { color: var(--k-bad, #b3261e); }
-.card-title { font-size: 18px; font-weight: 700; margin: 4px 0; }
-table.log { border-collapse: collapse; width: 100%; font-size: 15px; }
-table.log th, table.log td { border-bottom: 1px solid var(--k-border, #6b7781); padding: 6px 4px; text-align: left; vertical-align: top; }
-.note { font-size: 14px; color: var(--k-muted, #4a5560); }
-"""
-    + DICE_CSS
-)
+#: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
+#: controls, readable type, colours from the page palette, the dice.
+APP_CSS = (Path(__file__).resolve().parents[1] / "kostka.css").read_text(encoding="utf-8")
+#: The name the static site serves it under. There every component links this one file instead of
+#: carrying its own copy of the text (which made the first page's document five times bigger).
+APP_CSS_FILE = "kostka.css"
 
 
 class Binder:
