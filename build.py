@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import base64
 import email.parser
+import email.utils
 import functools
 import hashlib
 import http.server
@@ -858,6 +859,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
+        self.etag = None
+        if path.is_file():
+            # Conditional requests, as any static host answers them: the service worker revalidates
+            # what the page has just fetched and gets "304 Not Modified" instead of a second copy.
+            stat = path.stat()
+            self.etag = f'W/"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+            if self.etag in self.headers.get("If-None-Match", "") or self.not_modified_since(stat.st_mtime):
+                self.send_response(304)
+                self.end_headers()
+                return None
         accepts = "gzip" in self.headers.get("Accept-Encoding", "")
         if not (accepts and path.suffix in GZIP_SUFFIXES and path.is_file() and self.path.split("?")[0].endswith(("/", path.name))):
             return super().send_head()
@@ -872,7 +883,18 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return io.BytesIO(body)
 
+    def not_modified_since(self, mtime: float) -> bool:
+        since = self.headers.get("If-Modified-Since")
+        if not since or self.headers.get("If-None-Match"):
+            return False
+        try:
+            return int(mtime) <= email.utils.parsedate_to_datetime(since).timestamp()
+        except (TypeError, ValueError, OverflowError):
+            return False
+
     def end_headers(self):
+        if getattr(self, "etag", None):
+            self.send_header("ETag", self.etag)
         # sw.js must be re-checked on every visit so a new build replaces the old cache
         if self.path.split("?")[0].endswith("sw.js"):
             self.send_header("Cache-Control", "no-cache")

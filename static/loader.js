@@ -170,14 +170,27 @@
     ui.render();
   });
 
-  // ---- the app's worker, started at once; panel's page code talks to it
+  // ---- the app's worker, started at once (before the page has even loaded BokehJS); panel's page
+  // code picks it up later and talks to it. Its messages wait until panel's code listens.
   class KostkaWorker {
     constructor(url) {
-      this.onmessage = null;
+      this._handler = null;
+      this._early = [];
       performance.mark("kostka-worker-start");
       this._worker = new Worker(url);
       this._worker.onmessage = (event) => this._dispatch(event);
       this._worker.onerror = (event) => ui.error(event.message);
+    }
+
+    get onmessage() {
+      return this._handler;
+    }
+
+    set onmessage(handler) {
+      this._handler = handler;
+      const early = this._early;
+      this._early = [];
+      for (const event of early) this._deliver(event);
     }
 
     postMessage(msg) {
@@ -210,8 +223,14 @@
         ui.render();
         return;
       }
+      if (this._handler) await this._deliver(event);
+      else this._early.push(event);
+    }
+
+    async _deliver(event) {
+      const msg = event.data || {};
       try {
-        if (this.onmessage) await this.onmessage(event);
+        await this._handler(event);
       } catch (error) {
         console.error(error);
         ui.error(String(error));
@@ -224,9 +243,11 @@
     }
   }
 
+  const appWorker = new KostkaWorker("app.js");
+
   window.KostkaLoader = {
     language: lang,
     serviceWorker: swReady,
-    worker: (url) => new KostkaWorker(url),
+    worker: () => appWorker,  // build.py puts this where panel's page code starts its worker
   };
 })();

@@ -1,0 +1,85 @@
+"""build.py's local server: what the browser and the service worker get for each request."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+
+@pytest.fixture
+def server(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html><title>Kostka</title>")
+    (tmp_path / "app.js").write_text("console.log('kostka');" * 50)
+    (tmp_path / "sw.js").write_text("// service worker")
+    (tmp_path / "wheel.whl").write_bytes(b"PK" + bytes(range(256)))
+    old = 1_600_000_000
+    for p in tmp_path.iterdir():
+        os.utime(p, (old, old))
+    httpd = build.make_server(0, tmp_path)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield httpd.server_address[1], tmp_path
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", path, headers=headers)
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    return r.status, {k.lower(): v for k, v in r.getheaders()}, body
+
+
+def test_text_files_are_gzipped_for_browsers_that_accept_it(server):
+    port, root = server
+    status, headers, body = get(port, "/app.js", **{"Accept-Encoding": "gzip, br"})
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == (root / "app.js").read_bytes()
+    status, headers, body = get(port, "/app.js")
+    assert status == 200 and "content-encoding" not in headers and body == (root / "app.js").read_bytes()
+    status, headers, body = get(port, "/wheel.whl", **{"Accept-Encoding": "gzip"})  # compressed already
+    assert status == 200 and "content-encoding" not in headers and body == (root / "wheel.whl").read_bytes()
+
+
+@pytest.mark.parametrize("path", ["/app.js", "/wheel.whl", "/"])
+@pytest.mark.parametrize("encoding", ["gzip", "identity"])
+def test_revalidation_gets_not_modified_instead_of_a_second_copy(server, path, encoding):
+    port, _ = server
+    status, headers, _ = get(port, path, **{"Accept-Encoding": encoding})
+    assert status == 200 and headers["etag"] and headers["last-modified"]
+    status, _, body = get(port, path, **{"Accept-Encoding": encoding, "If-None-Match": headers["etag"]})
+    assert (status, body) == (304, b"")
+    status, _, body = get(port, path, **{"Accept-Encoding": encoding, "If-Modified-Since": headers["last-modified"]})
+    assert (status, body) == (304, b"")
+
+
+def test_changed_files_are_sent_again(server):
+    port, root = server
+    _, first, _ = get(port, "/app.js", **{"Accept-Encoding": "gzip"})
+    (root / "app.js").write_text("console.log('new build');")
+    status, headers, body = get(port, "/app.js", **{"Accept-Encoding": "gzip", "If-None-Match": first["etag"]})
+    assert status == 200 and headers["etag"] != first["etag"]
+    assert gzip.decompress(body) == b"console.log('new build');"
+    status, _, _ = get(port, "/app.js", **{"If-Modified-Since": first["last-modified"]})
+    assert status == 200
+
+
+def test_the_service_worker_is_always_rechecked_and_missing_files_are_404(server):
+    port, _ = server
+    status, headers, _ = get(port, "/sw.js")
+    assert status == 200 and headers["cache-control"] == "no-cache"
+    assert get(port, "/nothing.js")[0] == 404
+    assert get(port, "/app.js", **{"If-Modified-Since": "not a date"})[0] == 200
