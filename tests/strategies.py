@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from engine import FateCheck, FeatMode, GurpsCheck, OneRingCheck, QuickContest, RegularContest
+from engine import FateCheck, InputError, FeatMode, GurpsCheck, OneRingCheck, QuickContest, RegularContest
 from engine.rng import MAX_SEED
 
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -63,3 +64,20 @@ bad_fate_kwargs = st.one_of(
 )
 
 any_check = st.one_of(one_ring_checks, allowed_gurps_checks, quick_contests, regular_contests, fate_checks())
+
+
+def fuzz(examples: int) -> settings:
+    """Settings for a fuzz test with an explicit number of examples (the CI profile's default is lower)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
+
+
+def assert_clear_refusal(error: InputError) -> None:
+    """What any refused input must give the user: a field, one of our codes and a short message."""
+    assert isinstance(error.message, str) and error.message.strip()
+    assert isinstance(error.field, str) and error.field.strip()
+    assert error.code in ("type", "range", "choice", "rule", "format")
+    assert len(error.message) <= 300
