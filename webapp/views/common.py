@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from html import escape
+from pathlib import Path
 from typing import Any, ClassVar
 
 import panel as pn
 import param
+
+from engine import InputError
 
 from ..i18n import N_, Translator, error_text
 
@@ -160,6 +162,16 @@ class TextField(pn.viewable.Viewer):
 def alert_html(text: str) -> str:
     """A message shown beside a field or button: escaped text, announced by screen readers."""
     return f'<div class="field-error" role="alert">{escape(text)}</div>'
+
+
+def attempt(action: Callable[[], Any], message: pn.pane.HTML, explain: Callable[[InputError], str]) -> None:
+    """Run ``action``; if it refuses the input, say why in ``message`` (else clear it) instead of failing."""
+    try:
+        action()
+    except InputError as error:
+        message.object = alert_html(explain(error))
+        return
+    message.object = ""
 
 
 def name_field(binder: Binder, sheet: Any) -> TextInput:

@@ -7,13 +7,12 @@ from typing import Any
 
 import panel as pn
 
-from engine import InputError
 
 from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
-from .common import Binder, TextField, alert_html, button, html_pane, name_field, percent
+from .common import Binder, attempt, TextField, button, html_pane, name_field, percent
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["FateView", "describe_fate_roll"]
@@ -95,11 +94,7 @@ class FateView(pn.viewable.Viewer):
         self.chart.update(self.desk.by_favour, check.favour_spent)
 
     def roll(self) -> None:
-        try:
-            self.app.roll("fate")
-            self.roll_error.object = ""
-        except InputError as error:
-            self.roll_error.object = alert_html(error_text(self.tr, error))
+        attempt(lambda: self.app.roll("fate"), self.roll_error, lambda error: error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
         tr = self.tr

@@ -12,7 +12,6 @@ from typing import Any
 
 import panel as pn
 
-from engine import InputError
 
 from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
@@ -27,7 +26,7 @@ from ..fight_models import (
     no_extra_attack_text,
 )
 from ..i18n import N_, Translator, error_text
-from .common import Binder, TextField, TextInput, alert_html, button, checkbox, html_pane, percent, select
+from .common import Binder, attempt, TextField, TextInput, alert_html, button, checkbox, html_pane, percent, select
 from .fate import FateView
 
 __all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]
@@ -179,14 +178,7 @@ class FightView(pn.viewable.Viewer):
     def _act(self, action: Any, message: pn.pane.HTML) -> Any:
         """Run ``action``; an InputError shows next to the buttons instead of crashing."""
 
-        def handler(*_: Any) -> None:
-            try:
-                action()
-                message.object = ""
-            except InputError as error:
-                message.object = _error_html(self.tr, error)
-
-        return handler
+        return lambda *_: attempt(action, message, lambda error: fight_error_text(self.tr, error))
 
     # -- monsters ----------------------------------------------------------------------------------------------
     def _monsters_card(self) -> pn.viewable.Viewable:

@@ -13,7 +13,7 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
-from .common import Binder, TextField, TextInput, alert_html, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, attempt, TextField, TextInput, alert_html, button, checkbox, html_pane, name_field, percent, select
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -75,7 +75,6 @@ class _ListRows(pn.viewable.Viewer):
             setattr(self.owner, self.pname, items)
 
     def _rebuild(self) -> None:
-        tr = self.view.tr
         rows = []
         self.rows = []
         for i, item in enumerate(self.items):
@@ -314,11 +313,7 @@ class GurpsView(pn.viewable.Viewer):
         self.roll()
 
     def roll(self) -> None:
-        try:
-            self.app.roll("gurps")
-            self.roll_error.object = ""
-        except InputError as error:
-            self.roll_error.object = alert_html(error_text(self.tr, error))
+        attempt(lambda: self.app.roll("gurps"), self.roll_error, lambda error: error_text(self.tr, error))
 
     def _reveal(self, _: Any) -> None:
         if self.desk.last is not None:

@@ -21,7 +21,7 @@ from ..models import (
     AppState,
     OneRingDesk,
 )
-from .common import Binder, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, attempt, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
@@ -262,11 +262,7 @@ class OneRingView(pn.viewable.Viewer):
 
     # -- rolling -----------------------------------------------------------------------------
     def roll(self) -> None:
-        try:
-            self.app.roll("one-ring")
-            self.roll_error.object = ""
-        except InputError as error:
-            self.roll_error.object = alert_html(error_text(self.tr, error))
+        attempt(lambda: self.app.roll("one-ring"), self.roll_error, lambda error: error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
         tr = self.tr

@@ -23,7 +23,7 @@ from ..i18n import N_, Translator, error_text
 from ..links_model import Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, TextInput, alert_html, button, checkbox, html_pane
+from .common import Binder, attempt, TextInput, alert_html, button, checkbox, html_pane
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
@@ -398,11 +398,7 @@ class LinkPanel(pn.viewable.Viewer):
         return part in self.buttons.objects
 
     def reveal(self) -> None:
-        try:
-            self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or "")
-            self.reveal_error.object = ""
-        except InputError as error:
-            self.reveal_error.object = alert_html(self._error(error))
+        attempt(lambda: self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or ""), self.reveal_error, self._error)
 
     def roll(self) -> None:
         """Roll the prepared check of the opened link (numbered when a session code is set)."""
