@@ -35,6 +35,38 @@ def test_one_ring_roll_shows_dice_and_outcome(app):
     assert "<img" not in app.log_table.object
 
 
+def test_success_icons_buy_special_successes_one_tap_each_even_the_same_twice(app):
+    view = app.view_of("one-ring")
+    desk = app.state.one_ring
+    desk.character.awareness = "6"
+    desk.bonus_dice = "6"
+    desk.tn_override = "1"  # twelve Success dice against TN 1: a success with icons, nearly always
+    for _ in range(50):
+        view.roll()
+        if desk.last.roll.success and desk.last.roll.icons >= 2:
+            break
+    roll = desk.last.roll
+    assert roll.success and roll.icons >= 2
+    assert view.specials.visible and view.take_back.disabled
+    haste = view.special_buttons["make_haste"]
+    haste.clicks += 1
+    haste.clicks += 1
+    assert desk.picked == ["make_haste", "make_haste"]
+    assert f"Icons left: {roll.icons - 2}." in view.special_note.object and "Make haste, Make haste" in view.special_note.object
+    for _ in range(roll.icons - 2):
+        view.special_buttons["gain_insight"].clicks += 1
+    view.special_buttons["go_quietly"].clicks += 1  # one more than there are icons: refused, nothing changes
+    assert len(desk.picked) == roll.icons and "go_quietly" not in desk.picked
+    assert 'role="alert"' in view.special_error.object
+    view.take_back.clicks += 1
+    assert len(desk.picked) == roll.icons - 1 and view.special_error.object == ""
+    app.tr.lang = "ru"
+    assert "Осталось символов: 1." in view.special_note.object
+    assert view.take_back.name == "Отменить последний выбор"
+    view.roll()  # a new roll starts with nothing spent
+    assert desk.picked == []
+
+
 def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
     view = app.view_of("one-ring")
     app.state.one_ring.ability = "awe"

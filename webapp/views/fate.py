@@ -7,12 +7,11 @@ from typing import Any
 
 import panel as pn
 
-
 from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
-from .common import Binder, attempt, TextField, button, html_pane, name_field, percent
+from .common import Binder, TextField, attempt, button, html_pane, name_field, percent
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["FateView", "describe_fate_roll"]

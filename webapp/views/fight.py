@@ -12,7 +12,6 @@ from typing import Any
 
 import panel as pn
 
-
 from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..fight_charts import LifeLeftChart
@@ -26,7 +25,7 @@ from ..fight_models import (
     no_extra_attack_text,
 )
 from ..i18n import N_, Translator, error_text
-from .common import Binder, attempt, TextField, TextInput, alert_html, button, checkbox, html_pane, percent, select
+from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, percent, select
 from .fate import FateView
 
 __all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]

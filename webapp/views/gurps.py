@@ -13,7 +13,7 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
-from .common import Binder, attempt, TextField, TextInput, alert_html, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import panel as pn
 
-from engine import InputError, one_ring
+from engine import one_ring
 
-from ..charts import EXTRA, GOOD, GREAT, BAD, BarChart, ProbabilityByValueChart
+from ..charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
 from ..dice import dice_row, feat_die, success_die
 from ..i18n import N_, error_text
 from ..models import (
@@ -21,7 +21,7 @@ from ..models import (
     AppState,
     OneRingDesk,
 )
-from .common import Binder, attempt, TextField, alert_html, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent, select
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
@@ -172,10 +172,21 @@ class OneRingView(pn.viewable.Viewer):
 
         # -- result --------------------------------------------------------------------------
         self.result = html_pane("")
-        self.specials = pn.widgets.CheckButtonGroup(value=[], options=[], height=48, visible=False, orientation="horizontal")
-        binder.options(self.specials, OR_SPECIAL_LABELS)
-        self.specials.param.watch(self._pick, "value")
+        # Special successes: each tap spends one success icon (the same one may be bought again).
+        self.special_buttons: dict[str, pn.widgets.Button] = {}
+        for key, label in OR_SPECIAL_LABELS.items():
+            b = button("", width=230)
+            binder.text(b, "name", label)
+            b.on_click(lambda _, key=key: self._spend(key))
+            self.special_buttons[key] = b
+        self.take_back = button("", width=230)
+        binder.text(self.take_back, "name", N_("Take back the last choice"))
+        self.take_back.on_click(lambda _: self._take_back())
+        self.specials = pn.FlexBox(*self.special_buttons.values(), self.take_back, flex_wrap="wrap", visible=False,
+                                   sizing_mode="stretch_width")
         self.special_note = html_pane("")
+        self.special_error = html_pane("")
+        self.desk.param.watch(self._show_specials, ["picked"])
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "tn_odds", "errors"])
         self.desk.param.watch(self._show_result, ["last"])
@@ -190,8 +201,9 @@ class OneRingView(pn.viewable.Viewer):
             self.odds_readout,
             charts,
             self.result,
-            self.specials,
             self.special_note,
+            self.specials,
+            self.special_error,
             sizing_mode="stretch_width",
         )
 
@@ -269,8 +281,7 @@ class OneRingView(pn.viewable.Viewer):
         entry = self.desk.last
         if entry is None:
             self.result.object = ""
-            self.specials.visible = False
-            self.special_note.object = ""
+            self._show_specials()
             self.tn_chart.mark(None)
             return
         roll = entry.roll
@@ -279,8 +290,7 @@ class OneRingView(pn.viewable.Viewer):
         if entry.hidden:
             head = f'<div class="muted">{escape(who)} — {escape(tr(OR_LABELS.get(entry.ability, entry.ability)))}</div>'
             self.result.object = hidden_html(tr, head)
-            self.specials.visible = False
-            self.special_note.object = ""
+            self._show_specials()
             self.tn_chart.mark(None)
             return
         good = "good" if roll.success else "bad"
@@ -293,25 +303,38 @@ class OneRingView(pn.viewable.Viewer):
         )
         self.tn_chart.mark(roll.total)
         self._show_odds()
-        can_pick = roll.success and roll.icons > 0
-        self.specials.visible = can_pick
-        self.special_note.object = (
-            f'<div class="note">{escape(tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons))}</div>'
-            if can_pick else ""
-        )
-        if not can_pick and self.specials.value:
-            self.specials.value = []
+        self._show_specials()
 
-    def _pick(self, event: Any) -> None:
-        if self.desk.last is None:
+    # -- special successes ---------------------------------------------------------------------
+    def _spendable(self) -> Any:
+        """The last roll, if it is shown and has success icons to spend; else None."""
+        entry = self.desk.last
+        if entry is None or entry.hidden or entry.roll is None or not (entry.roll.success and entry.roll.icons):
+            return None
+        return entry.roll
+
+    def _show_specials(self, *_: Any) -> None:
+        tr, roll = self.tr, self._spendable()
+        self.specials.visible = roll is not None
+        self.special_error.object = ""
+        if roll is None:
+            self.special_note.object = ""
             return
-        try:
-            self.desk.pick_special(list(event.new))
-            roll = self.desk.last.roll
-            self.special_note.object = f'<div class="note">{escape(self.tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons))}</div>'
-        except InputError as error:
-            self.special_note.object = alert_html(error_text(self.tr, error))
-            self.specials.value = list(event.old)
+        picked = self.desk.picked
+        text = tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons)
+        if picked:
+            text += " " + tr(N_("Spent on: {choices}. Icons left: {n}."),
+                             choices=", ".join(tr(OR_SPECIAL_LABELS[c]) for c in picked), n=roll.icons - len(picked))
+        self.special_note.object = f'<div class="note" data-testid="specials-note">{escape(text)}</div>'
+        self.take_back.disabled = not picked
+
+    def _spend(self, key: str) -> None:
+        attempt(lambda: self.desk.pick_special([*self.desk.picked, key]), self.special_error,
+                lambda error: error_text(self.tr, error))
+
+    def _take_back(self) -> None:
+        if self.desk.picked:
+            self.desk.pick_special(self.desk.picked[:-1])
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

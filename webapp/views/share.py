@@ -23,7 +23,7 @@ from ..i18n import N_, Translator, error_text
 from ..links_model import Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, attempt, TextInput, alert_html, button, checkbox, html_pane
+from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
