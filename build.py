@@ -688,6 +688,8 @@ def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
         "packages": packages,
         "downloadBytes": total,
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
+        # names the interpreter snapshot the worker stores: one made by another runtime is never used
+        "runtimeId": sha256(b"".join((pyodide_dir / n).read_bytes() for n in ["pyodide.asm.wasm", "python_stdlib.zip"]))[:16],
         "code": code,
     }
     if "/*KOSTKA_CONFIG*/" not in template:

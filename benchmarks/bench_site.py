@@ -8,7 +8,8 @@ measures, in Debian's chromium (the flags of tests/conftest.py):
 - first paint: the browser's ``first-contentful-paint`` (the loading screen);
 - interactive, cold: a fresh browser profile (empty caches, no service worker) until the
   app is drawn and linked to Python (the loader's ``kostka-interactive`` mark);
-- interactive, warm: a reload in the same profile (files from the service worker cache);
+- interactive, warm: a reload in the same profile once the service worker has cached the site and
+  the worker has stored its interpreter snapshot (as on any later visit);
 - click to result: a click on "Roll" until the roll log shows the roll, timed inside the page
   (the click goes to the worker, Python rolls and computes, the patch comes back and is drawn);
 - first-visit bytes: every byte the server sent during the cold visit (no compression).
@@ -61,6 +62,16 @@ def wait_ready(page) -> None:
     page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT)
     if page.locator("html[data-kostka-loader=error]").count():
         raise SystemExit("the app failed to start: " + page.locator("#kostka-loader").inner_text())
+
+
+def wait_cached(page) -> None:
+    """Wait until a next visit finds everything stored: the site (service worker) and the interpreter snapshot."""
+    page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
+    for _ in range(600):
+        if page.evaluate("""async () => (await (await caches.open("pyodide-snapshot")).keys()).length"""):
+            return
+        page.wait_for_timeout(100)
+    raise SystemExit("the worker stored no interpreter snapshot")
 
 
 def interactive_ms(page) -> float:
@@ -147,10 +158,11 @@ def main() -> int:
             results["paint"].append(first_paint_ms(page))
             results["cold"].append(interactive_ms(page))
             print("cold start marks (ms):", marks(page), flush=True)
+            wait_cached(page)
             page.reload()
             wait_ready(page)
             results["warm"].append(interactive_ms(page))
-            print("warm start marks (ms):", marks(page), flush=True)
+            print("warm start marks (ms):", marks(page), "interpreter:", page.locator("html").get_attribute("data-kostka-runtime"), flush=True)
             results["click"].extend(click_to_result_ms(page))
             context.close()
         browser.close()

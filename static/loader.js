@@ -213,6 +213,11 @@
         }
         return;
       }
+      if (msg.type === "kostka-runtime") {
+        // "snapshot": the interpreter was restored from the one stored at an earlier start
+        document.documentElement.dataset.kostkaRuntime = msg.from;
+        return;
+      }
       if (msg.type === "kostka-error") {
         ui.error(msg.message);
         return;

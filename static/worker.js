@@ -58,9 +58,75 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({type: "patch", patch: patch, buffers: buffers});
 }
 
+// ---- the interpreter: restored from a memory snapshot when one is stored, else booted afresh
+// (and a snapshot of it stored for the next start). The snapshot is taken right after boot,
+// before any package or JS object is loaded into Python, so it depends on the Pyodide runtime
+// only: it is stored under the runtime's id (build.py hashes the runtime's files) and survives
+// new builds of the site that keep the runtime. Seeds do not come from the interpreter's state
+// (engine.rng draws each one from the browser's crypto source).
+const SNAPSHOT_CACHE = "pyodide-snapshot";  // not "kostka-…": the service worker leaves it alone
+const SNAPSHOT_KEY = `${BASE}${KOSTKA.pyodideDir}interpreter-${KOSTKA.runtimeId}.snapshot`;  // never fetched
+const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 memory snapshot
+
+function plausibleSnapshot(bytes) {
+  // A Pyodide snapshot: magic word, header size, then the whole WebAssembly memory (64 KiB pages).
+  if (bytes.byteLength < 1 << 20 || bytes.byteLength % 4) return false;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, 2);
+  return words[0] === SNAPSHOT_MAGIC && words[1] < bytes.byteLength && (bytes.byteLength - words[1]) % 65536 === 0;
+}
+
+async function storedSnapshot() {
+  try {
+    const hit = await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_KEY);
+    if (!hit) return null;
+    const bytes = new Uint8Array(await hit.arrayBuffer());
+    if (plausibleSnapshot(bytes)) return bytes;
+    console.warn("Kostka: the stored interpreter snapshot is damaged; booting afresh");
+  } catch (error) {
+    // no Cache Storage here (not a secure context): boot afresh
+  }
+  return null;
+}
+
+let snapshotToStore = null;  // taken at boot, written once the app is on the screen
+
+async function storeSnapshot() {
+  const bytes = snapshotToStore;
+  snapshotToStore = null;
+  if (!bytes) return;
+  try {
+    await caches.delete(SNAPSHOT_CACHE);  // one snapshot at a time: drop any of an older runtime
+    await (await caches.open(SNAPSHOT_CACHE)).put(SNAPSHOT_KEY, new Response(bytes));
+  } catch (error) {
+    console.warn("Kostka: could not store an interpreter snapshot", error);
+  }
+}
+
+async function startRuntime() {
+  const indexURL = BASE + KOSTKA.pyodideDir;
+  const snapshot = await storedSnapshot();
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: snapshot});
+      self.postMessage({type: "kostka-runtime", from: "snapshot"});
+      return pyodide;
+    } catch (error) {
+      console.warn("Kostka: the stored interpreter snapshot did not load; booting afresh", error);
+    }
+  }
+  const pyodide = await loadPyodide({indexURL: indexURL, _makeSnapshot: true});
+  try {
+    snapshotToStore = pyodide.makeMemorySnapshot();
+  } catch (error) {
+    console.warn("Kostka: could not take an interpreter snapshot", error);
+  }
+  self.postMessage({type: "kostka-runtime", from: "boot"});
+  return pyodide;
+}
+
 async function startApplication() {
   status(1, "runtime");
-  self.pyodide = await loadPyodide({indexURL: BASE + KOSTKA.pyodideDir});
+  self.pyodide = await startRuntime();
   self.pyodide.globals.set("sendPatch", sendPatch);
   status(2, "packages");
   // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
@@ -81,6 +147,7 @@ import panel
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === "rendered") {
+    setTimeout(storeSnapshot, 1000);  // 20 MB to write: not while the start-up needs the machine
     self.pyodide.runPythonAsync(`
     from panel.io.state import state
     from panel.io.pyodide import _link_docs_worker

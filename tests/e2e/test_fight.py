@@ -141,6 +141,8 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     page.get_by_role("button", name="Přidat formaci hrdinů").click()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte.")
+    # the new formation's row is drawn (so the buttons below it have moved) before the next tap
+    expect(page.locator(".place-heroes-2-attacking button")).to_be_visible()
     page.get_by_role("button", name="Odebrat poslední formaci hrdinů").click()
     expect(page.get_by_test_id("balance-verdict")).to_be_visible()
     page.get_by_role("button", name="Začít boj").click()

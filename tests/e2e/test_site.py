@@ -126,6 +126,28 @@ def roll_in_each_system(page: Page) -> None:
         expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
 
 
+STORED_SNAPSHOTS = """async () => {
+    // the first word of each stored snapshot (a sound Pyodide snapshot starts with its magic number)
+    const cache = await caches.open("pyodide-snapshot");
+    const words = [];
+    for (const key of await cache.keys()) {
+        const bytes = await (await cache.match(key)).arrayBuffer();
+        words.push(new Uint32Array(bytes, 0, 1)[0]);
+    }
+    return words;
+}"""
+SNAPSHOT_MAGIC = 1886286592
+
+
+def wait_for_stored_snapshot(page: Page) -> None:
+    """The worker stores its interpreter snapshot a moment after the app is drawn: wait for it."""
+    for _ in range(300):
+        if page.evaluate(STORED_SNAPSHOTS) == [SNAPSHOT_MAGIC]:
+            return
+        page.wait_for_timeout(100)
+    pytest.fail(f"no sound interpreter snapshot was stored: {page.evaluate(STORED_SNAPSHOTS)}")
+
+
 # ---- tests
 
 
@@ -169,6 +191,30 @@ def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Ser
     context.close()
 
 
+def test_a_stored_interpreter_snapshot_that_does_not_fit_is_replaced(browser: Browser, server: Server):
+    context = browser.new_context()
+    page = context.new_page()
+    start(page, server.url + "?lang=en")
+    # damage the stored snapshot: the next start boots afresh (and stores a sound one again)
+    wait_for_stored_snapshot(page)
+    page.evaluate("""async () => {
+        const cache = await caches.open("pyodide-snapshot");
+        const [key] = await cache.keys();
+        const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+        bytes.fill(7, 0, 64);  // the header
+        await cache.put(key, new Response(bytes));
+    }""")
+    for expected in ("boot", "snapshot"):
+        page.reload()
+        page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+        assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+        assert page.locator("html").get_attribute("data-kostka-runtime") == expected
+        wait_for_stored_snapshot(page)
+    page.set_default_timeout(STEP_TIMEOUT)
+    roll_in_each_system(page)
+    context.close()
+
+
 def test_works_offline_after_one_visit(browser: Browser, site: Path):
     own = Server(site)  # a server of its own: this test stops it
     context = browser.new_context()
@@ -179,11 +225,15 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
     assert page.locator("html").get_attribute("data-kostka-offline") == "controlled"
     assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # the first start booted the interpreter and stored a snapshot of it for the next starts
+    assert page.locator("html").get_attribute("data-kostka-runtime") == "boot"
+    wait_for_stored_snapshot(page)
     own.stop()
     context.set_offline(True)
     page.reload()
     page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
     assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+    assert page.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
     expect(page.locator(CHART).first).to_be_attached()
     roll_in_each_system(page)
     # a roll link opened while offline, in a new tab: recomputed and verified by the cached app
