@@ -39,7 +39,6 @@ run ``python build.py --force`` and the browser tests, and re-read
 from __future__ import annotations
 
 import argparse
-import base64
 import email.parser
 import email.utils
 import functools
@@ -867,19 +866,19 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if path.is_dir():
             path = path / "index.html"
         self.etag = None
-        if path.is_file():
-            # Conditional requests, as any static host answers them: the service worker revalidates
-            # what the page has just fetched and gets "304 Not Modified" instead of a second copy.
-            stat = path.stat()
-            self.etag = f'W/"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
-            if self.etag in self.headers.get("If-None-Match", "") or self.not_modified_since(stat.st_mtime):
-                self.send_response(304)
-                self.end_headers()
-                return None
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (accepts and path.suffix in GZIP_SUFFIXES and path.is_file() and self.path.split("?")[0].endswith(("/", path.name))):
-            return super().send_head()
+        if not path.is_file():
+            return super().send_head()  # a folder to redirect to, or a 404
+        # Conditional requests, as any static host answers them: the service worker revalidates
+        # what the page has just fetched and gets "304 Not Modified" instead of a second copy.
         stat = path.stat()
+        self.etag = f'W/"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+        if self.etag in self.headers.get("If-None-Match", "") or self.not_modified_since(stat.st_mtime):
+            self.send_response(304)
+            self.end_headers()
+            return None
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.suffix in GZIP_SUFFIXES and self.path.split("?")[0].endswith(("/", path.name))):
+            return super().send_head()
         body = gzipped(str(path), stat.st_mtime, stat.st_size)
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))

@@ -17,11 +17,11 @@ from ..i18n import N_, Translator, error_text
 __all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
-#: controls, readable type, colours from the page palette, the dice.
-APP_CSS = (Path(__file__).resolve().parents[1] / "kostka.css").read_text(encoding="utf-8")
-#: The name the static site serves it under. There every component links this one file instead of
-#: carrying its own copy of the text (which made the first page's document five times bigger).
+#: controls, readable type, colours from the page palette, the dice. The static site serves it under
+#: the same name; there every component links this one file instead of carrying its own copy of the
+#: text (which made the first page's document five times bigger).
 APP_CSS_FILE = "kostka.css"
+APP_CSS = (Path(__file__).resolve().parents[1] / APP_CSS_FILE).read_text(encoding="utf-8")
 
 
 class Binder:
