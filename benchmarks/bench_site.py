@@ -24,7 +24,6 @@ import os
 import statistics
 import sys
 import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,11 +66,9 @@ def wait_ready(page) -> None:
 def wait_cached(page) -> None:
     """Wait until a next visit finds everything stored: the site (service worker) and the interpreter snapshot."""
     page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
-    for _ in range(600):
-        if page.evaluate("""async () => (await (await caches.open("pyodide-snapshot")).keys()).length"""):
-            return
-        page.wait_for_timeout(100)
-    raise SystemExit("the worker stored no interpreter snapshot")
+    page.wait_for_selector("html[data-kostka-snapshot]", state="attached", timeout=START_TIMEOUT)
+    if page.locator("html").get_attribute("data-kostka-snapshot") != "stored":
+        raise SystemExit("the snapshot worker stored no interpreter snapshot")
 
 
 def interactive_ms(page) -> float:

@@ -216,6 +216,7 @@
       if (msg.type === "kostka-runtime") {
         // "snapshot": the interpreter was restored from the one stored at an earlier start
         document.documentElement.dataset.kostkaRuntime = msg.from;
+        this._booted = msg.from === "boot";
         return;
       }
       if (msg.type === "kostka-error") {
@@ -244,8 +245,23 @@
       if (msg.type === "render") {
         performance.mark("kostka-rendered");
         ui.done();
+        if (this._booted) setTimeout(makeSnapshot, 1000);
       }
     }
+  }
+
+  // ---- after a fresh boot: the same worker script, in a mode of its own, makes and stores an
+  // interpreter snapshot for the next starts (static/worker.js), then is let go.
+  function makeSnapshot() {
+    const worker = new Worker("app.js", {name: "kostka-snapshot"});
+    const finish = (state) => {
+      worker.terminate();
+      document.documentElement.dataset.kostkaSnapshot = state;  // for tests and curious users
+    };
+    worker.onmessage = (event) => {
+      if ((event.data || {}).type === "kostka-snapshot") finish(event.data.stored ? "stored" : "failed");
+    };
+    worker.onerror = () => finish("failed");
   }
 
   const appWorker = new KostkaWorker("app.js");

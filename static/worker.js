@@ -58,29 +58,131 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({type: "patch", patch: patch, buffers: buffers});
 }
 
-// ---- the interpreter: restored from a memory snapshot when one is stored, else booted afresh
-// (and a snapshot of it stored for the next start). The snapshot is taken right after boot,
-// before any package or JS object is loaded into Python, so it depends on the Pyodide runtime
-// only: it is stored under the runtime's id (build.py hashes the runtime's files) and survives
-// new builds of the site that keep the runtime. Seeds do not come from the interpreter's state
-// (engine.rng draws each one from the browser's crypto source).
+// ---- the interpreter: restored from a memory snapshot when one is stored, else booted afresh.
+// After a fresh boot, once the app is on the screen, the page starts this script a second time,
+// as a worker named "kostka-snapshot", to make the snapshot for the next starts: a new
+// interpreter that loads every wheel, imports Panel and the app and warms it up
+// (webapp/startup.py). It never builds the
+// visitor's app, so it holds no page, no address and no stored character. It is made possible
+// by the site shipping no shared library (numpy and pandas are stand-ins: see build.py), which
+// Pyodide 0.27 could not restore. Files live outside the interpreter's memory, so the snapshot
+// keeps site-packages beside it. It is stored under an id that build.py derives from the
+// runtime, every wheel and the app's code: any change to them makes a new one. Seeds do not
+// come from the interpreter's state (engine.rng draws each one from the browser's crypto
+// source), and Python's own `random` is reseeded after a restore.
 const SNAPSHOT_CACHE = "pyodide-snapshot";  // not "kostka-…": the service worker leaves it alone
-const SNAPSHOT_KEY = `${BASE}${KOSTKA.pyodideDir}interpreter-${KOSTKA.runtimeId}.snapshot`;  // never fetched
+const SNAPSHOT_KEY = `${BASE}${KOSTKA.pyodideDir}app-${KOSTKA.snapshotId}.snapshot`;  // never fetched
 const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 memory snapshot
+const STORED_MAGIC = 0x4b53544b;  // "KTSK": Kostka's container of [memory snapshot, files]
+const SITE_PACKAGES = "/lib/python3.12/site-packages";
 
-function plausibleSnapshot(bytes) {
+// Python run once every wheel is loaded: the app's worker imports Panel; the snapshot's worker
+// also imports and warms up the app (webapp/startup.py).
+const IMPORT_PANEL = `
+import os
+os.environ["KOSTKA_PANEL_ROOT"] = kostka_panel_root
+del kostka_panel_root
+import panel
+`;
+const WARM_UP = `
+import panel.io.pyodide
+from webapp.startup import warm_up
+warm_up()
+`;
+
+function plausibleMemory(bytes) {
   // A Pyodide snapshot: magic word, header size, then the whole WebAssembly memory (64 KiB pages).
-  if (bytes.byteLength < 1 << 20 || bytes.byteLength % 4) return false;
+  if (bytes.byteLength < 1 << 20 || bytes.byteLength % 4 || bytes.byteOffset % 4) return false;
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, 2);
   return words[0] === SNAPSHOT_MAGIC && words[1] < bytes.byteLength && (bytes.byteLength - words[1]) % 65536 === 0;
+}
+
+// Stored layout: u32 STORED_MAGIC, u32 n, n bytes of JSON {memory: size, files: [[path, size]…]}
+// padded to 4, the memory snapshot, then each file's bytes in order.
+function packSnapshot(memory, files) {
+  let index = new TextEncoder().encode(JSON.stringify({memory: memory.byteLength, files: files.map(([path, data]) => [path, data.byteLength])}));
+  const padded = Math.ceil(index.byteLength / 4) * 4;
+  const total = 8 + padded + memory.byteLength + files.reduce((sum, [, data]) => sum + data.byteLength, 0);
+  const out = new Uint8Array(total);
+  new DataView(out.buffer).setUint32(0, STORED_MAGIC, true);
+  new DataView(out.buffer).setUint32(4, padded, true);
+  out.fill(32, 8, 8 + padded);  // JSON may end in spaces
+  out.set(index, 8);
+  let at = 8 + padded;
+  out.set(memory, at);
+  at += memory.byteLength;
+  for (const [, data] of files) {
+    out.set(data, at);
+    at += data.byteLength;
+  }
+  return out;
+}
+
+function unpackSnapshot(bytes) {
+  // null unless every part is where the index says and the memory looks like a snapshot
+  try {
+    if (bytes.byteLength < 8) return null;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const padded = view.getUint32(4, true);
+    if (view.getUint32(0, true) !== STORED_MAGIC || padded % 4 || 8 + padded > bytes.byteLength) return null;
+    const index = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + padded)));
+    let at = 8 + padded;
+    const memory = bytes.subarray(at, at + index.memory);
+    at += index.memory;
+    const files = [];
+    for (const [path, size] of index.files) {
+      if (typeof path !== "string" || !path.startsWith(SITE_PACKAGES + "/") || !(size >= 0)) return null;
+      files.push([path, bytes.subarray(at, at + size)]);
+      at += size;
+    }
+    if (at !== bytes.byteLength || !plausibleMemory(memory)) return null;
+    return {memory, files};
+  } catch (error) {
+    return null;
+  }
+}
+
+function siteFiles(pyodide) {
+  const FS = pyodide.FS;
+  const files = [];
+  (function walk(dir) {
+    for (const name of FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const path = `${dir}/${name}`;
+      if (FS.isDir(FS.stat(path).mode)) walk(path);
+      else files.push([path, FS.readFile(path)]);
+    }
+  })(SITE_PACKAGES);
+  return files;
+}
+
+function restoreFiles(pyodide, files) {
+  const FS = pyodide.FS;
+  for (const [path, data] of files) {
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, data);
+  }
+}
+
+// JS objects Python holds when the snapshot is taken. Globals (js.JSON…) are found by their
+// path; the only other one is a small pure function panel.io.pyodide makes at import.
+const KNOWN_FUNCTIONS = ["Object.fromEntries(entries)"];
+function serializeJs(value) {
+  const source = typeof value === "function" ? String(value) : "";
+  if (KNOWN_FUNCTIONS.some((marker) => source.includes(marker))) return {source};
+  throw new Error(`a JS object the snapshot cannot hold: ${source.slice(0, 80) || typeof value}`);
+}
+function deserializeJs(serialized) {
+  if (!KNOWN_FUNCTIONS.some((marker) => serialized.source.includes(marker))) throw new Error("unexpected object in snapshot");
+  return new Function(`return (${serialized.source});`)();
 }
 
 async function storedSnapshot() {
   try {
     const hit = await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_KEY);
     if (!hit) return null;
-    const bytes = new Uint8Array(await hit.arrayBuffer());
-    if (plausibleSnapshot(bytes)) return bytes;
+    const stored = unpackSnapshot(new Uint8Array(await hit.arrayBuffer()));
+    if (stored) return stored;
     console.warn("Kostka: the stored interpreter snapshot is damaged; booting afresh");
   } catch (error) {
     // no Cache Storage here (not a secure context): boot afresh
@@ -88,66 +190,102 @@ async function storedSnapshot() {
   return null;
 }
 
-let snapshotToStore = null;  // taken at boot, written once the app is on the screen
-
-async function storeSnapshot() {
-  const bytes = snapshotToStore;
-  snapshotToStore = null;
-  if (!bytes) return;
+async function storeSnapshot(bytes) {
   try {
-    await caches.delete(SNAPSHOT_CACHE);  // one snapshot at a time: drop any of an older runtime
+    await caches.delete(SNAPSHOT_CACHE);  // one snapshot at a time: drop any of an older build
     await (await caches.open(SNAPSHOT_CACHE)).put(SNAPSHOT_KEY, new Response(bytes));
+    return true;
   } catch (error) {
     console.warn("Kostka: could not store an interpreter snapshot", error);
+    return false;
   }
 }
 
-async function startRuntime() {
-  const indexURL = BASE + KOSTKA.pyodideDir;
-  const snapshot = await storedSnapshot();
-  if (snapshot) {
-    try {
-      const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: snapshot});
-      self.postMessage({type: "kostka-runtime", from: "snapshot"});
-      return pyodide;
-    } catch (error) {
-      console.warn("Kostka: the stored interpreter snapshot did not load; booting afresh", error);
-    }
-  }
-  const pyodide = await loadPyodide({indexURL: indexURL, _makeSnapshot: true});
+function takeSnapshot(pyodide) {
+  // Pyodide 0.27 only snapshots an interpreter it believes has loaded no package: the wheels'
+  // files travel beside the memory instead, and the list is put back at once.
+  const loaded = Object.assign({}, pyodide.loadedPackages);
+  for (const name of Object.keys(loaded)) delete pyodide.loadedPackages[name];
   try {
-    snapshotToStore = pyodide.makeMemorySnapshot();
+    return packSnapshot(pyodide.makeMemorySnapshot({serializer: serializeJs}), siteFiles(pyodide));
   } catch (error) {
     console.warn("Kostka: could not take an interpreter snapshot", error);
+    return null;
+  } finally {
+    Object.assign(pyodide.loadedPackages, loaded);
   }
-  self.postMessage({type: "kostka-runtime", from: "boot"});
-  return pyodide;
+}
+
+async function restoredRuntime(indexURL) {
+  const stored = await storedSnapshot();
+  if (!stored) return null;
+  try {
+    const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: stored.memory, _snapshotDeserializer: deserializeJs});
+    restoreFiles(pyodide, stored.files);
+    pyodide.runPython("import importlib, random; importlib.invalidate_caches(); random.seed()");
+    return pyodide;
+  } catch (error) {
+    console.warn("Kostka: the stored interpreter snapshot did not load; booting afresh", error);
+    return null;
+  }
 }
 
 async function startApplication() {
   status(1, "runtime");
-  self.pyodide = await startRuntime();
-  self.pyodide.globals.set("sendPatch", sendPatch);
-  status(2, "packages");
-  // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
-  await self.pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});
-  status(3, "panel");
-  self.pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
-  await self.pyodide.runPythonAsync(`
-import os
-os.environ["KOSTKA_PANEL_ROOT"] = kostka_panel_root
-import panel
-`);
+  const indexURL = BASE + KOSTKA.pyodideDir;
+  let pyodide = await restoredRuntime(indexURL);
+  // "boot": the page starts a second worker to make a snapshot once the app is on the screen
+  self.postMessage({type: "kostka-runtime", from: pyodide ? "snapshot" : "boot"});
+  if (pyodide) {
+    status(2, "packages");  // all in the snapshot
+    status(3, "panel");
+  } else {
+    pyodide = await loadPyodide({indexURL: indexURL});
+    status(2, "packages");
+    // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
+    await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});
+    status(3, "panel");
+    pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
+    await pyodide.runPythonAsync(IMPORT_PANEL);
+  }
+  self.pyodide = pyodide;
+  pyodide.globals.set("sendPatch", sendPatch);
   status(4, "app");
-  const [docs_json, render_items, root_ids] = await self.pyodide.runPythonAsync(KOSTKA.code);
+  const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(KOSTKA.code);
   status(5, "render");
   self.postMessage({type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids});
+}
+
+async function makeSnapshot() {
+  // The snapshot's own worker (named "kostka-snapshot"): a fresh interpreter that the visitor never
+  // sees, so making it costs the first start nothing but spare CPU after the app is drawn.
+  const pyodide = await loadPyodide({indexURL: BASE + KOSTKA.pyodideDir, _makeSnapshot: true});
+  await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});  // from the HTTP cache by now
+  pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
+  await pyodide.runPythonAsync(IMPORT_PANEL + WARM_UP);
+  const bytes = takeSnapshot(pyodide);
+  return bytes !== null && (await storeSnapshot(bytes));
+}
+
+if (self.name === "kostka-snapshot") {
+  makeSnapshot().then(
+    (stored) => self.postMessage({type: "kostka-snapshot", stored: stored}),
+    (error) => {
+      console.warn("Kostka: could not make an interpreter snapshot", error);
+      self.postMessage({type: "kostka-snapshot", stored: false});
+    },
+  );
+} else {
+  startApplication().catch((error) => {
+    console.error(error);
+    const lines = `${error}`.trim().split("\n");
+    self.postMessage({type: "kostka-error", message: lines[lines.length - 1]});
+  });
 }
 
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === "rendered") {
-    setTimeout(storeSnapshot, 1000);  // 20 MB to write: not while the start-up needs the machine
     self.pyodide.runPythonAsync(`
     from panel.io.state import state
     from panel.io.pyodide import _link_docs_worker
@@ -176,9 +314,3 @@ self.onmessage = async (event) => {
     `);
   }
 };
-
-startApplication().catch((error) => {
-  console.error(error);
-  const lines = `${error}`.trim().split("\n");
-  self.postMessage({type: "kostka-error", message: lines[lines.length - 1]});
-});

@@ -1,0 +1,99 @@
+"""What the static site's worker relies on before its interpreter snapshot: the numpy and pandas
+stand-ins carry the whole app, and the warm-up draw leaves nothing behind."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from panel.io.state import state
+
+from webapp.startup import warm_up
+from webapp.views.shell import KostkaApp
+
+ROOT = Path(__file__).resolve().parents[2]
+STANDINS = ROOT / "static" / "standins"
+
+# Run in a fresh interpreter whose numpy and pandas are the site's stand-ins: draw the app,
+# roll in every system (odds charts included), serialise the document as the worker does.
+WITH_STANDINS = r"""
+import json, sys
+from bokeh.document import Document
+from webapp.models import SYSTEMS
+from webapp.views.shell import KostkaApp
+
+app = KostkaApp()
+doc = Document()
+doc.add_root(app.__panel__().get_root(doc))
+rolled = {}
+for system in SYSTEMS:
+    app.state.system = system
+    app.view_of(system).roll()
+    rolled[system] = len(app.state.rolls.log.entries)
+size = len(json.dumps(doc.to_json()))
+numpy, pandas = sys.modules["numpy"], sys.modules["pandas"]
+print(json.dumps({
+    "standins": [getattr(numpy, "__kostka_standin__", False), getattr(pandas, "__kostka_standin__", False)],
+    "rolled": rolled, "size": size,
+    "numpy_modules": sorted(m for m in sys.modules if m.startswith("numpy.")),
+}))
+"""
+
+
+def test_the_app_draws_rolls_and_serialises_with_the_numpy_and_pandas_stand_ins():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(STANDINS), str(ROOT)])}
+    proc = subprocess.run([sys.executable, "-c", WITH_STANDINS], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["standins"] == [True, True]
+    assert report["rolled"] == {"one-ring": 1, "gurps": 2, "fate": 3}
+    assert report["size"] > 50_000
+    assert report["numpy_modules"] == []
+
+
+def test_the_numpy_stand_in_answers_no_and_refuses_everything_else():
+    sys.path.insert(0, str(STANDINS))
+    saved = sys.modules.pop("numpy", None)
+    try:
+        import numpy as stand_in
+    finally:
+        sys.path.remove(str(STANDINS))
+        if saved is not None:
+            sys.modules["numpy"] = saved
+        else:
+            sys.modules.pop("numpy", None)
+    assert stand_in.__kostka_standin__
+    assert not isinstance([1.0, 2.0], stand_in.ndarray) and not isinstance(3, stand_in.integer)
+    assert issubclass(stand_in.float32, stand_in.floating) and issubclass(stand_in.int64, stand_in.integer)
+    assert stand_in.dtype(stand_in.float32) == stand_in.dtype(stand_in.float32) != stand_in.dtype(stand_in.int8)
+    for make in (stand_in.ndarray, stand_in.float64):
+        try:
+            make(3)
+        except TypeError as exc:
+            assert "not available" in str(exc)
+        else:
+            raise AssertionError(f"{make.__name__} was made")
+    assert not hasattr(stand_in, "asarray")
+    try:
+        stand_in.isnan(1.0)
+    except AttributeError as exc:
+        assert "numpy.isnan is not available" in str(exc)
+    else:
+        raise AssertionError("numpy.isnan answered")
+
+
+def test_the_warm_up_draw_leaves_no_app_and_no_view_behind():
+    gc.collect()
+    before_apps = sum(isinstance(o, KostkaApp) for o in gc.get_objects())
+    before_views = dict(state._views)
+    warm_up()
+    assert sum(isinstance(o, KostkaApp) for o in gc.get_objects()) == before_apps
+    assert state._views == before_views
+    # and the next app (the visitor's) is drawn as usual
+    app = KostkaApp()
+    app.view_of("gurps").roll()
+    assert len(app.state.rolls.log.entries) == 1
