@@ -158,9 +158,14 @@ function siteFiles(pyodide) {
 
 function restoreFiles(pyodide, files) {
   const FS = pyodide.FS;
+  const made = new Set();
   for (const [path, data] of files) {
-    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    FS.writeFile(path, data);
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    if (!made.has(dir)) {
+      FS.mkdirTree(dir);
+      made.add(dir);
+    }
+    FS.writeFile(path, data);  // a copy: the stored buffer (80 MB) can then be let go
   }
 }
 
@@ -178,16 +183,12 @@ function deserializeJs(serialized) {
 }
 
 async function storedSnapshot() {
+  // The stored response, or null; its body is read while Pyodide loads its own script.
   try {
-    const hit = await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_KEY);
-    if (!hit) return null;
-    const stored = unpackSnapshot(new Uint8Array(await hit.arrayBuffer()));
-    if (stored) return stored;
-    console.warn("Kostka: the stored interpreter snapshot is damaged; booting afresh");
+    return (await (await caches.open(SNAPSHOT_CACHE)).match(SNAPSHOT_KEY)) || null;
   } catch (error) {
-    // no Cache Storage here (not a secure context): boot afresh
+    return null;  // no Cache Storage here (not a secure context): boot afresh
   }
-  return null;
 }
 
 async function storeSnapshot(bytes) {
@@ -217,10 +218,17 @@ function takeSnapshot(pyodide) {
 }
 
 async function restoredRuntime(indexURL) {
-  const stored = await storedSnapshot();
-  if (!stored) return null;
+  const hit = await storedSnapshot();
+  if (!hit) return null;
+  let stored = null;
+  const memory = hit.arrayBuffer().then((buffer) => {
+    stored = unpackSnapshot(new Uint8Array(buffer));
+    if (!stored) throw new Error("the stored interpreter snapshot is damaged");
+    return stored.memory;
+  });
+  memory.catch(() => {});  // loadPyodide awaits it and reports the failure below
   try {
-    const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: stored.memory, _snapshotDeserializer: deserializeJs});
+    const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: memory, _snapshotDeserializer: deserializeJs});
     restoreFiles(pyodide, stored.files);
     pyodide.runPython("import importlib, random; importlib.invalidate_caches(); random.seed()");
     return pyodide;
