@@ -39,6 +39,7 @@ run ``python build.py --force`` and the browser tests, and re-read
 from __future__ import annotations
 
 import argparse
+import base64
 import email.parser
 import email.utils
 import functools
@@ -692,6 +693,13 @@ def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
         "pyodideDir": PYODIDE_SITE_DIR,
         "panelRoot": PANEL_SITE_DIR.removesuffix(f"{PANEL_VERSION}/dist/"),
         "packages": packages,
+        # fetched and unpacked by the worker itself while the runtime boots (Subresource Integrity
+        # from our lock's sha256); Pyodide's loadPackage of "packages" is its fallback
+        "wheels": [
+            {"file": lock_packages[p]["file_name"],
+             "integrity": "sha256-" + base64.b64encode(bytes.fromhex(lock_packages[p]["sha256"])).decode()}
+            for p in packages
+        ],
         "downloadBytes": total,
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
         # names the interpreter snapshot the worker stores (runtime, wheels, app and the worker's own

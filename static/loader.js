@@ -73,6 +73,8 @@
   const fmt = (s, vars) => s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]));
 
   const start = performance.now();
+  let started;  // resolved once the app is on the screen (or could not start)
+  const appStarted = new Promise((resolve) => { started = resolve; });
   const ui = {
     state: {step: 0, key: null, detail: ""},
     offline: "",  // how far the service worker is in saving the site for offline use
@@ -109,12 +111,14 @@
       button.hidden = false;
       clearInterval(this.timer);
       document.documentElement.dataset.kostkaLoader = "error";
+      started();
     },
     done() {
       const root = this.el("kostka-loader");
       clearInterval(this.timer);
       document.documentElement.dataset.kostkaLoader = "ready";
       performance.mark("kostka-interactive");
+      started();
       if (root) {
         root.setAttribute("aria-busy", "false");
         root.classList.add("kostka-done");
@@ -127,9 +131,10 @@
   document.addEventListener("DOMContentLoaded", () => ui.state.key || ui.set(1, "runtime"));
   document.documentElement.dataset.kostkaLoader = "loading";
 
-  // ---- service worker: caches the whole site for offline use. On a first visit it does so while
-  // the app starts (the browser's HTTP cache answers its requests for what the app has already
-  // fetched, so nothing is downloaded twice); the page does not wait for it.
+  // ---- service worker: caches the whole site for offline use. On a first visit it is installed
+  // once the app is on the screen, so that it does not compete with the start-up for the
+  // machine; the browser's HTTP cache then answers its requests for everything the app has
+  // fetched, so nothing is downloaded twice. The page never waits for it.
   let wasControlled = false;
   const swReady = (async () => {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) return "unsupported";
@@ -147,6 +152,7 @@
         // a newer build took over while this (older) page was still starting: start the new one
         if (wasControlled && document.documentElement.dataset.kostkaLoader === "loading") location.reload();
       });
+      if (!wasControlled) await appStarted;
       const reg = await navigator.serviceWorker.register("sw.js", {updateViaCache: "none"});
       if (wasControlled) return "controlled";
       const installing = reg.installing || reg.waiting;

@@ -58,6 +58,84 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({type: "patch", patch: patch, buffers: buffers});
 }
 
+// ---- the wheels: fetched at once, while the runtime boots, and unpacked into site-packages by
+// the worker itself (a few hundred milliseconds, where Pyodide's loadPackage unzips them in
+// Python after the boot: about two seconds here). Each is checked against our lock's sha256
+// (Subresource Integrity). A browser without DecompressionStream("deflate-raw"), or a wheel
+// this cannot unpack (a shared library needs Pyodide's loader), falls back to loadPackage.
+async function inflate(data) {
+  // written straight into the stream (a Blob's stream is ten times slower in Chromium)
+  const stream = new DecompressionStream("deflate-raw");
+  const writer = stream.writable.getWriter();
+  writer.write(data).catch(() => {});  // a failure reaches the reader below
+  writer.close().catch(() => {});
+  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
+}
+
+function zipEntries(bytes, file) {
+  // [name, method, compressed bytes] from the zip's central directory
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.byteLength - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error(`${file} is not a zip file`);
+  const entries = [];
+  let at = view.getUint32(end + 16, true);
+  for (let i = view.getUint16(end + 10, true); i > 0; i--) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error(`${file}: bad zip directory`);
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const local = view.getUint32(at + 42, true);
+    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    entries.push([name, method, bytes.subarray(start, start + size)]);
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return entries;
+}
+
+async function wheelFiles(wheel) {
+  const response = await fetch(BASE + KOSTKA.pyodideDir + wheel.file, {integrity: wheel.integrity});
+  if (!response.ok) throw new Error(`Failed to load '${wheel.file}': ${response.status}`);
+  const files = [];
+  for (const [name, method, data] of zipEntries(new Uint8Array(await response.arrayBuffer()), wheel.file)) {
+    if (name.endsWith("/") || /^[^/]+\.data\//.test(name)) continue;  // folders; data for Jupyter and man pages
+    if (name.split("/").some((part) => part === "" || part === "." || part === "..")) throw new Error(`${wheel.file}: bad path ${name}`);
+    if (/\.so(\.|$)/.test(name)) throw new Error(`${wheel.file} holds a shared library`);
+    if (method !== 0 && method !== 8) throw new Error(`${wheel.file}: zip method ${method}`);
+    files.push([`${SITE_PACKAGES}/${name}`, method === 8 ? await inflate(data) : data]);
+  }
+  return files;
+}
+
+function fetchWheels() {
+  // a promise of every file of every wheel, or null where the browser cannot inflate
+  try {
+    new DecompressionStream("deflate-raw");
+  } catch (error) {
+    return null;
+  }
+  const files = Promise.all(KOSTKA.wheels.map(wheelFiles)).then((lists) => lists.flat());
+  files.catch(() => {});  // awaited (and reported) by installWheels
+  return files;
+}
+
+async function installWheels(pyodide, wheels) {
+  let files = null;
+  try {
+    files = wheels && (await wheels);
+  } catch (error) {
+    console.warn("Kostka: unpacking the wheels here failed; Pyodide loads them instead", error);
+  }
+  if (files) {
+    writeFiles(pyodide, files);
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  } else {
+    // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
+    await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});
+  }
+}
+
 // ---- the interpreter: restored from a memory snapshot when one is stored, else booted afresh.
 // After a fresh boot, once the app is on the screen, the page starts this script a second time,
 // as a worker named "kostka-snapshot", to make the snapshot for the next starts: a new
@@ -156,7 +234,7 @@ function siteFiles(pyodide) {
   return files;
 }
 
-function restoreFiles(pyodide, files) {
+function writeFiles(pyodide, files) {
   const FS = pyodide.FS;
   const made = new Set();
   for (const [path, data] of files) {
@@ -205,6 +283,10 @@ async function storeSnapshot(bytes) {
 function takeSnapshot(pyodide) {
   // Pyodide 0.27 only snapshots an interpreter it believes has loaded no package: the wheels'
   // files travel beside the memory instead, and the list is put back at once.
+  if (pyodide.runPython("import sys; any(str(getattr(m, '__file__', '') or '').endswith('.so') for m in list(sys.modules.values()))")) {
+    console.warn("Kostka: a shared library is loaded, which a snapshot cannot hold: none taken");
+    return null;
+  }
   const loaded = Object.assign({}, pyodide.loadedPackages);
   for (const name of Object.keys(loaded)) delete pyodide.loadedPackages[name];
   try {
@@ -229,7 +311,7 @@ async function restoredRuntime(indexURL) {
   memory.catch(() => {});  // loadPyodide awaits it and reports the failure below
   try {
     const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: memory, _snapshotDeserializer: deserializeJs});
-    restoreFiles(pyodide, stored.files);
+    writeFiles(pyodide, stored.files);
     pyodide.runPython("import importlib, random; importlib.invalidate_caches(); random.seed()");
     return pyodide;
   } catch (error) {
@@ -248,10 +330,10 @@ async function startApplication() {
     status(2, "packages");  // all in the snapshot
     status(3, "panel");
   } else {
+    const wheels = fetchWheels();
     pyodide = await loadPyodide({indexURL: indexURL});
     status(2, "packages");
-    // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
-    await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});
+    await installWheels(pyodide, wheels);
     status(3, "panel");
     pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
     await pyodide.runPythonAsync(IMPORT_PANEL);
@@ -267,8 +349,9 @@ async function startApplication() {
 async function makeSnapshot() {
   // The snapshot's own worker (named "kostka-snapshot"): a fresh interpreter that the visitor never
   // sees, so making it costs the first start nothing but spare CPU after the app is drawn.
+  const wheels = fetchWheels();  // from the HTTP cache by now
   const pyodide = await loadPyodide({indexURL: BASE + KOSTKA.pyodideDir, _makeSnapshot: true});
-  await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});  // from the HTTP cache by now
+  await installWheels(pyodide, wheels);
   pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
   await pyodide.runPythonAsync(IMPORT_PANEL + WARM_UP);
   const bytes = takeSnapshot(pyodide);

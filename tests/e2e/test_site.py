@@ -215,6 +215,50 @@ def test_a_stored_interpreter_snapshot_that_does_not_fit_is_replaced(browser: Br
     context.close()
 
 
+def test_a_wheel_that_fails_its_integrity_check_is_refused_and_pyodide_loads_it_again(browser: Browser, server: Server):
+    """The worker unpacks the wheels itself, each checked against the lock's sha256: a wrong one
+    is refused (never unpacked) and Pyodide's own loader fetches it again."""
+    context = browser.new_context()
+    served: list[str] = []
+
+    def tamper(route):
+        served.append(route.request.url)
+        if len(served) == 1:  # an empty zip in place of the wheel
+            route.fulfill(status=200, body=b"PK\x05\x06" + bytes(18), content_type="application/zip")
+        else:
+            route.continue_()
+
+    context.route("**/pyodide/segno-*.whl", tamper)
+    page = context.new_page()
+    start(page, server.url + "?lang=en")
+    assert len(served) == 2, served
+    roll_button(page).click()
+    expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
+    context.close()
+
+
+def test_starts_restored_from_one_snapshot_keep_their_own_language_and_fresh_randomness(browser: Browser, server: Server):
+    """The snapshot is made from an English warm-up: each later start still speaks the visitor's
+    language, and no two starts share Python's random state or a roll seed."""
+    context = browser.new_context()
+    page = context.new_page()
+    start(page, server.url + "?lang=en")
+    wait_for_stored_snapshot(page)
+    draws = []
+    for lang, roll in (("ru", "Бросить"), ("cs", "Hodit")):
+        tab = context.new_page()
+        start(tab, server.url + f"?lang={lang}")
+        assert tab.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
+        expect(tab.get_by_role("button", name=roll, exact=True).first).to_be_visible()
+        (worker,) = [w for w in tab.workers if urlsplit(w.url).path.endswith("/app.js")]
+        draws.append(worker.evaluate(
+            "self.pyodide.runPython('import random, engine.rng; f\"{random.getrandbits(64)} {engine.rng.random_seed()}\"')"
+        ))
+    first, second = (d.split() for d in draws)
+    assert first[0] != second[0] and first[1] != second[1], draws
+    context.close()
+
+
 def test_works_offline_after_one_visit(browser: Browser, site: Path):
     own = Server(site)  # a server of its own: this test stops it
     context = browser.new_context()
