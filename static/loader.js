@@ -131,6 +131,21 @@
   document.addEventListener("DOMContentLoaded", () => ui.state.key || ui.set(1, "runtime"));
   document.documentElement.dataset.kostkaLoader = "loading";
 
+  // ---- a status line for the offline saving on a first visit, which runs once the app is drawn
+  // (the loading screen is gone by then): how far it is, then "Saved for offline use." for a while.
+  function showOffline(text, last) {
+    let line = document.getElementById("kostka-offline-status");
+    if (!line) {
+      if (!document.body) return;
+      line = document.createElement("div");
+      line.id = "kostka-offline-status";
+      line.setAttribute("role", "status");
+      document.body.appendChild(line);
+    }
+    line.textContent = text;
+    if (last) setTimeout(() => line.remove(), 6000);
+  }
+
   // ---- service worker: caches the whole site for offline use. On a first visit it is installed
   // once the app is on the screen, so that it does not compete with the start-up for the
   // machine; the browser's HTTP cache then answers its requests for everything the app has
@@ -145,6 +160,7 @@
         if (msg.type === "kostka-precache" && !wasControlled) {
           ui.offline = fmt(T.offline, {files: fmt(T.files, {done: msg.done, total: msg.total})});
           ui.render();
+          showOffline(ui.offline, false);
         }
       });
       navigator.serviceWorker.startMessages();
@@ -174,6 +190,7 @@
     document.documentElement.dataset.kostkaOffline = state;
     ui.offline = state === "controlled" && !wasControlled ? T.saved : "";
     ui.render();
+    if (ui.offline) showOffline(ui.offline, true);
   });
 
   // ---- the app's worker, started at once (before the page has even loaded BokehJS); panel's page

@@ -269,6 +269,8 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
     assert page.locator("html").get_attribute("data-kostka-offline") == "controlled"
     assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # the loading screen is gone by then: a status line at the foot of the page says so
+    expect(page.get_by_role("status").filter(has_text="Saved for offline use.")).to_be_visible()
     # the first start booted the interpreter and stored a snapshot of it for the next starts
     assert page.locator("html").get_attribute("data-kostka-runtime") == "boot"
     wait_for_stored_snapshot(page)
