@@ -61,7 +61,11 @@
     try {
       stored = window.localStorage.getItem("kostka.lang");
     } catch (e) { /* storage may be blocked */ }
-    const wanted = [stored, ...(navigator.languages || []), navigator.language];
+    let asked = null;  // ?lang= in the address wins, as in the app
+    try {
+      asked = new URLSearchParams(location.search).get("lang");
+    } catch (e) { /* no address to read */ }
+    const wanted = [asked, stored, ...(navigator.languages || []), navigator.language];
     for (const tag of wanted) {
       const code = String(tag || "").toLowerCase().split(/[-_]/)[0];
       if (TEXT[code]) return code;
@@ -200,7 +204,8 @@
       this._handler = null;
       this._early = [];
       performance.mark("kostka-worker-start");
-      this._worker = new Worker(url);
+      // its name carries the language, so that the app is drawn in it from the start
+      this._worker = new Worker(url, {name: "kostka-app:" + lang});
       this._worker.onmessage = (event) => this._dispatch(event);
       this._worker.onerror = (event) => ui.error(event.message);
     }

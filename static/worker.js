@@ -340,6 +340,9 @@ async function startApplication() {
   }
   self.pyodide = pyodide;
   pyodide.globals.set("sendPatch", sendPatch);
+  // the language the loading screen chose (address, storage, browser): webapp/app.py starts in it
+  pyodide.globals.set("kostka_language", self.name.startsWith("kostka-app:") ? self.name.slice(11) : "");
+  pyodide.runPython('import os; os.environ["KOSTKA_LANG"] = kostka_language; del kostka_language');
   status(4, "app");
   const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(KOSTKA.code);
   status(5, "render");

@@ -14,6 +14,7 @@ except ImportError:  # pragma: no cover - depends on how the app is started
 
 import panel as pn
 
+from webapp.i18n import normalise_language
 from webapp.views.common import APP_CSS, APP_CSS_FILE
 from webapp.views.shell import KostkaApp
 
@@ -26,6 +27,11 @@ else:
 
 def main() -> KostkaApp:
     app = KostkaApp()
+    # The static site's loader has chosen the language (the address's ?lang=, storage, then the
+    # browser's): draw the first screen in it rather than switching after the first paint.
+    chosen = os.environ.get("KOSTKA_LANG", "")
+    if chosen:
+        app.tr.lang = normalise_language(chosen)
     location = pn.state.location
     if location is not None and location.search:
         app.apply_url()  # the server knows the address already: draw the right screen at once

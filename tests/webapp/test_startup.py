@@ -97,3 +97,16 @@ def test_the_warm_up_draw_leaves_no_app_and_no_view_behind():
     app = KostkaApp()
     app.view_of("gurps").roll()
     assert len(app.state.rolls.log.entries) == 1
+
+
+def test_the_app_starts_in_the_language_the_loading_screen_chose(monkeypatch):
+    from webapp.app import main
+
+    monkeypatch.setenv("KOSTKA_LANG", "ru-RU")
+    app = main()
+    assert (app.tr.lang, app.lang.value) == ("ru", "ru")
+    assert app.character.options and next(iter(app.character.options)) == "Персонаж 1"
+    monkeypatch.setenv("KOSTKA_LANG", "xx")  # nothing we speak: English
+    assert main().tr.lang == "en"
+    monkeypatch.delenv("KOSTKA_LANG")
+    assert main().tr.lang == "en"
