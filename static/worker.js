@@ -320,10 +320,13 @@ async function restoredRuntime(indexURL) {
   }
 }
 
+let restored = false;  // this start restored the stored snapshot
+
 async function startApplication() {
   status(1, "runtime");
   const indexURL = BASE + KOSTKA.pyodideDir;
   let pyodide = await restoredRuntime(indexURL);
+  restored = pyodide !== null;
   // "boot": the page starts a second worker to make a snapshot once the app is on the screen
   self.postMessage({type: "kostka-runtime", from: pyodide ? "snapshot" : "boot"});
   if (pyodide) {
@@ -370,8 +373,17 @@ if (self.name === "kostka-snapshot") {
     },
   );
 } else {
-  startApplication().catch((error) => {
+  startApplication().catch(async (error) => {
     console.error(error);
+    if (restored) {
+      // A snapshot that restored but could not run the app must not be used again: the next
+      // start (the error screen offers a reload) boots afresh and makes a new one.
+      try {
+        await caches.delete(SNAPSHOT_CACHE);
+      } catch (ignored) {
+        // nothing stored to forget
+      }
+    }
     const lines = `${error}`.trim().split("\n");
     self.postMessage({type: "kostka-error", message: lines[lines.length - 1]});
   });

@@ -265,6 +265,49 @@ def test_a_wheel_that_fails_its_integrity_check_is_refused_and_pyodide_loads_it_
     context.close()
 
 
+DAMAGE_STORED_FILE_JS = """async (suffix) => {
+    // zero one file inside the stored snapshot (see packSnapshot in static/worker.js): it restores
+    // fine, and fails only when the app reads that file
+    const cache = await caches.open("pyodide-snapshot");
+    const [key] = await cache.keys();
+    const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+    const view = new DataView(bytes.buffer);
+    const padded = view.getUint32(4, true);
+    const index = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + padded)));
+    let at = 8 + padded + index.memory;
+    for (const [path, size] of index.files) {
+        if (path.endsWith(suffix)) {
+            bytes.fill(0, at, at + size);
+            await cache.put(key, new Response(bytes));
+            return path;
+        }
+        at += size;
+    }
+    return null;
+}"""
+
+
+def test_a_snapshot_that_restores_but_cannot_run_the_app_is_forgotten(browser: Browser, server: Server):
+    context = browser.new_context()
+    page = context.new_page()
+    start(page, server.url + "?lang=en")
+    wait_for_stored_snapshot(page)
+    # the Russian catalogue is first read after a restore, by a start in Russian
+    assert page.evaluate(DAMAGE_STORED_FILE_JS, "/ru/LC_MESSAGES/kostka.mo")
+    page.goto(server.url + "?lang=ru")
+    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    assert page.locator(LOADER_ERROR).count() == 1
+    assert page.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
+    expect(page.get_by_role("button", name="Перезагрузить")).to_be_visible()  # the error screen offers a reload
+    assert page.evaluate(STORED_SNAPSHOTS) == []  # forgotten
+    page.get_by_role("button", name="Перезагрузить").click()
+    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+    assert page.locator("html").get_attribute("data-kostka-runtime") == "boot"
+    expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
+    context.close()
+
+
 def test_starts_restored_from_one_snapshot_keep_their_own_language_and_fresh_randomness(browser: Browser, server: Server):
     """The snapshot is made from an English warm-up: each later start still speaks the visitor's
     language, and no two starts share Python's random state or a roll seed."""
