@@ -140,11 +140,10 @@ async function installWheels(pyodide, wheels) {
 // After a fresh boot, once the app is on the screen, the page starts this script a second time,
 // as a worker named "kostka-snapshot", to make the snapshot for the next starts: a new
 // interpreter that loads every wheel, imports Panel and the app and warms it up
-// (webapp/startup.py). It never builds the
-// visitor's app, so it holds no page, no address and no stored character. It is made possible
-// by the site shipping no shared library (numpy and pandas are stand-ins: see build.py), which
-// Pyodide 0.27 could not restore. Files live outside the interpreter's memory, so the snapshot
-// keeps site-packages beside it. It is stored under an id that build.py derives from the
+// (webapp/startup.py). It never builds the visitor's app, so it holds no page, no address and
+// no stored character. It is made possible by the site shipping no shared library (numpy and
+// pandas are stand-ins: see build.py), which Pyodide 0.27 could not restore. Files live outside
+// the interpreter's memory, so the snapshot keeps site-packages beside it. It is stored under an id that build.py derives from the
 // runtime, every wheel and the app's code: any change to them makes a new one. Seeds do not
 // come from the interpreter's state (engine.rng draws each one from the browser's crypto
 // source), and Python's own `random` is reseeded after a restore.
@@ -178,7 +177,7 @@ function plausibleMemory(bytes) {
 // Stored layout: u32 STORED_MAGIC, u32 n, n bytes of JSON {memory: size, files: [[path, size]…]}
 // padded to 4, the memory snapshot, then each file's bytes in order.
 function packSnapshot(memory, files) {
-  let index = new TextEncoder().encode(JSON.stringify({memory: memory.byteLength, files: files.map(([path, data]) => [path, data.byteLength])}));
+  const index = new TextEncoder().encode(JSON.stringify({memory: memory.byteLength, files: files.map(([path, data]) => [path, data.byteLength])}));
   const padded = Math.ceil(index.byteLength / 4) * 4;
   const total = 8 + padded + memory.byteLength + files.reduce((sum, [, data]) => sum + data.byteLength, 0);
   const out = new Uint8Array(total);
