@@ -273,7 +273,10 @@
       if (msg.type === "render") {
         performance.mark("kostka-rendered");
         ui.done();
-        if (this._booted) setTimeout(makeSnapshot, 1000);
+        // after a fresh boot, once the offline cache serves the site: the snapshot's worker then
+        // compiles the runtime from the cached copy, beside which the browser keeps the compiled
+        // code for the next starts (the first later visit is then as fast as the ones after it)
+        if (this._booted) swReady.then(() => setTimeout(makeSnapshot, 500));
       }
     }
   }
