@@ -5,8 +5,9 @@
 /*KOSTKA_CONFIG*/
 
 const BASE = new URL("./", self.location).href;
+const INDEX_URL = BASE + KOSTKA.pyodideDir;  // the Pyodide runtime and every wheel
 const STEPS = 5;
-importScripts(BASE + KOSTKA.pyodideDir + "pyodide.js");
+importScripts(INDEX_URL + "pyodide.js");
 
 function status(step, key) {
   console.log(`Kostka: step ${step} (${key}) at ${Math.round(performance.now())} ms in the worker`);
@@ -95,7 +96,7 @@ function zipEntries(bytes, file) {
 }
 
 async function wheelFiles(wheel) {
-  const response = await fetch(BASE + KOSTKA.pyodideDir + wheel.file, {integrity: wheel.integrity});
+  const response = await fetch(INDEX_URL + wheel.file, {integrity: wheel.integrity});
   if (!response.ok) throw new Error(`Failed to load '${wheel.file}': ${response.status}`);
   const files = [];
   for (const [name, method, data] of zipEntries(new Uint8Array(await response.arrayBuffer()), wheel.file)) {
@@ -129,7 +130,6 @@ async function installWheels(pyodide, wheels) {
   }
   if (files) {
     writeFiles(pyodide, files);
-    pyodide.runPython("import importlib; importlib.invalidate_caches()");
   } else {
     // One call: Pyodide resolves our pyodide-lock.json and fetches every wheel in parallel.
     await pyodide.loadPackage(KOSTKA.packages, {messageCallback: () => {}});
@@ -148,13 +148,13 @@ async function installWheels(pyodide, wheels) {
 // come from the interpreter's state (engine.rng draws each one from the browser's crypto
 // source), and Python's own `random` is reseeded after a restore.
 const SNAPSHOT_CACHE = "pyodide-snapshot";  // not "kostka-…": the service worker leaves it alone
-const SNAPSHOT_KEY = `${BASE}${KOSTKA.pyodideDir}app-${KOSTKA.snapshotId}.snapshot`;  // never fetched
+const SNAPSHOT_KEY = `${INDEX_URL}app-${KOSTKA.snapshotId}.snapshot`;  // never fetched
 const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 memory snapshot
 const STORED_MAGIC = 0x4b53544b;  // "KTSK": Kostka's container of [memory snapshot, files]
 const SITE_PACKAGES = "/lib/python3.12/site-packages";
 
-// Python run once every wheel is loaded: the app's worker imports Panel; the snapshot's worker
-// also imports and warms up the app (webapp/startup.py).
+// Python run once every wheel is loaded: every fresh interpreter imports Panel; the snapshot's
+// worker also imports and warms up the app (webapp/startup.py).
 const IMPORT_PANEL = `
 import os
 os.environ["KOSTKA_PANEL_ROOT"] = kostka_panel_root
@@ -244,6 +244,7 @@ function writeFiles(pyodide, files) {
     }
     FS.writeFile(path, data);  // a copy: the stored buffer (80 MB) can then be let go
   }
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");  // new files under sys.path
 }
 
 // JS objects Python holds when the snapshot is taken. Globals (js.JSON…) are found by their
@@ -298,7 +299,7 @@ function takeSnapshot(pyodide) {
   }
 }
 
-async function restoredRuntime(indexURL) {
+async function restoredRuntime() {
   const hit = await storedSnapshot();
   if (!hit) return null;
   let stored = null;
@@ -309,9 +310,9 @@ async function restoredRuntime(indexURL) {
   });
   memory.catch(() => {});  // loadPyodide awaits it and reports the failure below
   try {
-    const pyodide = await loadPyodide({indexURL: indexURL, _loadSnapshot: memory, _snapshotDeserializer: deserializeJs});
+    const pyodide = await loadPyodide({indexURL: INDEX_URL, _loadSnapshot: memory, _snapshotDeserializer: deserializeJs});
     writeFiles(pyodide, stored.files);
-    pyodide.runPython("import importlib, random; importlib.invalidate_caches(); random.seed()");
+    pyodide.runPython("import random; random.seed()");
     return pyodide;
   } catch (error) {
     console.warn("Kostka: the stored interpreter snapshot did not load; booting afresh", error);
@@ -319,12 +320,23 @@ async function restoredRuntime(indexURL) {
   }
 }
 
+async function bootFresh(options, step = () => {}) {
+  // A new interpreter with every wheel installed and Panel imported; `step` hears of the progress.
+  const wheels = fetchWheels();  // while the runtime boots
+  const pyodide = await loadPyodide({indexURL: INDEX_URL, ...options});
+  step(2, "packages");
+  await installWheels(pyodide, wheels);
+  step(3, "panel");
+  pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
+  await pyodide.runPythonAsync(IMPORT_PANEL);
+  return pyodide;
+}
+
 let restored = false;  // this start restored the stored snapshot
 
 async function startApplication() {
   status(1, "runtime");
-  const indexURL = BASE + KOSTKA.pyodideDir;
-  let pyodide = await restoredRuntime(indexURL);
+  let pyodide = await restoredRuntime();
   restored = pyodide !== null;
   // "boot": the page starts a second worker to make a snapshot once the app is on the screen
   self.postMessage({type: "kostka-runtime", from: pyodide ? "snapshot" : "boot"});
@@ -332,13 +344,7 @@ async function startApplication() {
     status(2, "packages");  // all in the snapshot
     status(3, "panel");
   } else {
-    const wheels = fetchWheels();
-    pyodide = await loadPyodide({indexURL: indexURL});
-    status(2, "packages");
-    await installWheels(pyodide, wheels);
-    status(3, "panel");
-    pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
-    await pyodide.runPythonAsync(IMPORT_PANEL);
+    pyodide = await bootFresh({}, status);
   }
   self.pyodide = pyodide;
   pyodide.globals.set("sendPatch", sendPatch);
@@ -353,12 +359,10 @@ async function startApplication() {
 
 async function makeSnapshot() {
   // The snapshot's own worker (named "kostka-snapshot"): a fresh interpreter that the visitor never
-  // sees, so making it costs the first start nothing but spare CPU after the app is drawn.
-  const wheels = fetchWheels();  // from the HTTP cache by now
-  const pyodide = await loadPyodide({indexURL: BASE + KOSTKA.pyodideDir, _makeSnapshot: true});
-  await installWheels(pyodide, wheels);
-  pyodide.globals.set("kostka_panel_root", BASE + KOSTKA.panelRoot);
-  await pyodide.runPythonAsync(IMPORT_PANEL + WARM_UP);
+  // sees, so making it costs the first start nothing but spare CPU after the app is drawn. It
+  // boots exactly as the app's worker does, then warms up.
+  const pyodide = await bootFresh({_makeSnapshot: true});
+  await pyodide.runPythonAsync(WARM_UP);
   const bytes = takeSnapshot(pyodide);
   return bytes !== null && (await storeSnapshot(bytes));
 }
