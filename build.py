@@ -18,7 +18,10 @@ another host. The steps:
 3. run ``panel convert --to pyodide-worker`` and rewrite its output: local
    BokehJS / Panel assets, our worker (``static/worker.js``), loading screen,
    web manifest and a service worker that pre-caches every file of the site;
-4. check the result: every referenced file exists, and no fetched URL
+4. make the interpreter snapshot the worker restores instead of booting (Pyodide
+   in Node: every wheel installed, Panel and the app imported and drawn once),
+   and check it by running the app on a restored copy;
+5. check the result: every referenced file exists, and no fetched URL
    (``src``/``href``/``url()``/``@import``/``import``/``importScripts``/
    ``fetch``/``indexURL``/``micropip.install``/Bokeh stylesheet ``url``)
    points to another host. Other ``http(s)://`` text inside big JS bundles
@@ -75,7 +78,9 @@ LOCK_PACKAGES: list[str] = []
 # plain lists the app gives them; stand-in modules (static/standins/) answer "no". This saves
 # 10 MB of downloads (numpy, pandas, pytz, dateutil, six) and, above all, leaves the interpreter
 # without shared libraries, so that the worker can restore it from a memory snapshot taken after
-# Panel and the app were imported (Pyodide 0.27 snapshots cannot hold shared libraries).
+# Panel and the app were imported (Pyodide 0.27 snapshots cannot hold shared libraries). The
+# narwhals and bleach stand-ins likewise answer Bokeh's "is this a dataframe?" and escape the texts
+# Panel would sanitise: a smaller snapshot, and 110 fewer modules to import on a fresh boot.
 STANDINS = "standins"
 STANDINS_WHEEL = "kostka-standins"
 
@@ -87,7 +92,6 @@ PURE_WHEELS = {
     "pyviz-comms": "3.0.6",
     "jinja2": "3.1.6",
     "xyzservices": "2026.9.1",
-    "narwhals": "2.29.0",
     "packaging": "26.2",
     "typing-extensions": "4.15.0",
     "markdown": "3.11.3",
@@ -96,8 +100,6 @@ PURE_WHEELS = {
     "linkify-it-py": "2.2.0",
     "uc-micro-py": "2.0.0",
     "mdit-py-plugins": "0.7.0",
-    "bleach": "6.4.0",
-    "webencodings": "0.6.1",
     "tqdm": "4.70.1",
     "segno": "1.6.6",  # QR codes for share links (webapp/qr.py)
 }
@@ -109,6 +111,8 @@ NOT_SHIPPED = {
     "tornado": "server only (bokeh skips it on emscripten)",
     "numpy": "replaced by the stand-in in static/standins/ (bokeh and panel only ask isinstance questions)",
     "pandas": "replaced by the stand-in in static/standins/ (bokeh only asks isinstance questions)",
+    "narwhals": "replaced by the stand-in in static/standins/ (bokeh only asks whether a dict is a dataframe)",
+    "bleach": "replaced by the stand-in in static/standins/ (panel only escapes its components' texts)",
     "contourpy": "bokeh's contour plots only",
     "pillow": "bokeh's image helpers only",
     "requests": "panel's remote file helpers only",
@@ -128,6 +132,7 @@ BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
 PANEL_SITE_DIR = f"vendor/panel/{PANEL_VERSION}/dist/"  # mirrors the CDN layout
 BOKEH_SITE_DIR = f"vendor/bokeh/{BOKEH_VERSION}/"
 PYODIDE_SITE_DIR = "pyodide/"
+PANEL_ROOT = "vendor/panel/"  # Panel's CDN_ROOT in the browser (relative: resolved against the page)
 # Panel assets loaded at run time by components (stylesheets), shipped whole: they are small.
 PANEL_DIST_SHIPPED = ("css/", "bundled/theme/", "assets/")
 # BokehJS fetches MathJax from a CDN when a label holds TeX; we ship no MathJax, so it loads a
@@ -316,7 +321,7 @@ def retag_pure(wheel: Path, dest: Path) -> Path:
 
 
 def build_standin_wheel() -> Path:
-    """Kostka's numpy and pandas stand-ins (static/standins/) as a tiny pure wheel."""
+    """Kostka's stand-ins (static/standins/: numpy, pandas, narwhals, bleach) as a tiny pure wheel."""
     dest = CACHE / "standin"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -327,7 +332,7 @@ def build_standin_wheel() -> Path:
         for path in sorted((STATIC / STANDINS).rglob("*.py")):
             zf.write(path, path.relative_to(STATIC / STANDINS).as_posix())
         zf.writestr(info + "METADATA", f"Metadata-Version: 2.1\nName: {STANDINS_WHEEL}\nVersion: 1.0\n"
-                    "Summary: Stand-ins for numpy and pandas in Kostka's static site (neither is real)\n")
+                    "Summary: Stand-ins for numpy, pandas, narwhals and bleach in Kostka's static site (none is real)\n")
         zf.writestr(info + "WHEEL", "Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
         zf.writestr(info + "RECORD", "")
     return wheel
@@ -514,6 +519,152 @@ def precompile_wheels(core: Path, wheels: list[Path]) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+# --------------------------------------------------------------------------- interpreter snapshot
+
+# The site ships a memory snapshot of a Pyodide interpreter that has every wheel installed,
+# Panel and the app imported and the app drawn once (webapp/startup.py): the browser's worker
+# restores it instead of booting Python, installing the wheels and importing Panel, so a first
+# visit starts about as fast as a later one. It is made here, by the same Pyodide release in
+# Node, and checked by restoring it and running the app. Files live outside the interpreter's
+# memory, so the snapshot carries those a restored interpreter may still read (modules it has not
+# imported, data files, translations); the modules it holds in memory are left out.
+#
+# Shipped as one container, gzip-compressed by us (any static host serves it as is) and cut into
+# parts small enough for every browser's HTTP cache (so the service worker's pre-cache finds them
+# there instead of downloading them again): u32 SNAPSHOT_MAGIC, u32 n, n bytes of JSON
+# {"memory": size, "files": [[path under site-packages, size], ...]} padded with spaces to a
+# multiple of 4, the memory snapshot, then each file's bytes in order.
+SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK"
+SNAPSHOT_PART = "app-snapshot-{:02d}.bin"
+SNAPSHOT_PART_BYTES = 2_000_000
+SNAPSHOT_JS = r"""
+const fs = require("fs");
+const job = JSON.parse(fs.readFileSync(0, "utf8"));
+// panel.io.pyodide imports XMLHttpRequest, which Node lacks; the snapshot keeps such globals by
+// name, and a restore in the browser's worker finds the real one.
+globalThis.XMLHttpRequest ??= class XMLHttpRequest {};
+const { loadPyodide } = require(job.pyodide + "/pyodide.js");
+// The only JS object Python holds then besides globals: a small pure function of panel.io.pyodide
+// (static/worker.js accepts exactly this one when it restores).
+const KNOWN = "Object.fromEntries(entries)";
+const serializer = (value) => {
+  const source = typeof value === "function" ? String(value) : "";
+  if (!source.includes(KNOWN)) throw new Error(`a JS object the snapshot cannot hold: ${source.slice(0, 80) || typeof value}`);
+  return {source};
+};
+const deserializer = (saved) => new Function(`return (${saved.source});`)();
+(async () => {
+  if (job.mode === "make") {
+    const py = await loadPyodide({indexURL: job.pyodide + "/", _makeSnapshot: true});
+    py.FS.mkdirTree("/tmp/wheels");
+    for (const wheel of job.wheels) py.FS.writeFile(`/tmp/wheels/${wheel.split("/").pop()}`, fs.readFileSync(wheel));
+    py.globals.set("panel_root", job.panelRoot);
+    await py.runPythonAsync(job.python);
+    fs.writeFileSync(job.files, py.FS.readFile("/tmp/files.zip"));
+    py.FS.unlink("/tmp/files.zip");
+    fs.writeFileSync(job.memory, py.makeMemorySnapshot({serializer}));
+  } else {
+    const py = await loadPyodide({indexURL: job.pyodide + "/", _loadSnapshot: fs.readFileSync(job.memory), _snapshotDeserializer: deserializer});
+    py.FS.writeFile("/tmp/files.zip", fs.readFileSync(job.files));
+    py.runPython(`import os, zipfile, importlib, random
+with zipfile.ZipFile("/tmp/files.zip") as z:
+    z.extractall("/lib/python3.12/site-packages")
+os.remove("/tmp/files.zip")
+importlib.invalidate_caches()
+random.seed()
+os.environ["KOSTKA_LANG"] = "ru"`);
+    py.globals.set("sendPatch", () => {});
+    const [docs] = (await py.runPythonAsync(job.code)).toJs();
+    const text = JSON.stringify(JSON.parse(docs));  // its Russian unescaped
+    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c")}));
+  }
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
+SNAPSHOT_PY = r"""
+import importlib, os, sys, zipfile
+SITE_PACKAGES = "/lib/python3.12/site-packages"
+for name in sorted(os.listdir("/tmp/wheels")):
+    with zipfile.ZipFile(f"/tmp/wheels/{name}") as wheel:  # as the worker unpacks them
+        for entry in wheel.namelist():
+            if not entry.endswith("/") and not entry.split("/")[0].endswith(".data"):
+                wheel.extract(entry, SITE_PACKAGES)
+    os.remove(f"/tmp/wheels/{name}")
+os.rmdir("/tmp/wheels")
+importlib.invalidate_caches()
+os.environ["KOSTKA_PANEL_ROOT"] = panel_root  # relative: resolved against the page
+del panel_root
+import panel
+import panel.io.pyodide
+from webapp.startup import warm_up
+warm_up()
+held = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)}
+with zipfile.ZipFile("/tmp/files.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    for folder, dirs, files in sorted(os.walk(SITE_PACKAGES)):
+        for name in sorted(files):
+            path = f"{folder}/{name}"
+            if path not in held:
+                out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1:]), open(path, "rb").read(), zipfile.ZIP_DEFLATED, 9)
+del held
+"""
+
+
+def run_snapshot_job(job: dict, what: str) -> str:
+    proc = subprocess.run(["node", "-e", SNAPSHOT_JS], input=json.dumps(job), capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"{what} under Pyodide in Node failed:\n{proc.stderr[-3000:]}")
+    return proc.stdout
+
+
+def pack_snapshot(memory: bytes, files: list[tuple[str, bytes]]) -> bytes:
+    index = json.dumps({"memory": len(memory), "files": [[path, len(data)] for path, data in files]}).encode()
+    index += b" " * (-len(index) % 4)
+    return b"".join([SNAPSHOT_MAGIC.to_bytes(4, "little"), len(index).to_bytes(4, "little"), index, memory, *(d for _, d in files)])
+
+
+def unpack_snapshot(container: bytes) -> tuple[bytes, list[tuple[str, bytes]]]:
+    if int.from_bytes(container[:4], "little") != SNAPSHOT_MAGIC:
+        raise ValueError("not a snapshot container")
+    size = int.from_bytes(container[4:8], "little")
+    index = json.loads(container[8:8 + size])
+    at = 8 + size + index["memory"]
+    files = []
+    for path, length in index["files"]:
+        files.append((path, container[at:at + length]))
+        at += length
+    return container[8 + size:8 + size + index["memory"]], files
+
+
+def snapshot_parts(container: bytes) -> list[bytes]:
+    """The container compressed and cut into the parts the site ships."""
+    import gzip
+
+    data = gzip.compress(container, compresslevel=9, mtime=0)
+    return [data[i:i + SNAPSHOT_PART_BYTES] for i in range(0, len(data), SNAPSHOT_PART_BYTES)]
+
+
+def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[str]:
+    """Write the snapshot's parts into the site's Pyodide folder, once checked; return their names."""
+    log("making the interpreter snapshot (Pyodide in Node)")
+    work = CACHE / "snapshot"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    job = {"pyodide": str(core), "memory": str(work / "memory.bin"), "files": str(work / "files.zip")}
+    run_snapshot_job({**job, "mode": "make", "wheels": [str(w) for w in wheels], "python": SNAPSHOT_PY,
+                      "panelRoot": PANEL_ROOT}, "making the interpreter snapshot")
+    # the app, run on a restored copy in Russian: it must draw (and so read the files it needs)
+    result = json.loads(run_snapshot_job({**job, "mode": "check", "code": code}, "running the app on the restored snapshot"))
+    if not (result["docs"] > 10_000 and result["roll"]):
+        raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
+    with zipfile.ZipFile(work / "files.zip") as zf:
+        files = [(info.filename, zf.read(info)) for info in zf.infolist()]
+    names = []
+    for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
+        names.append(SNAPSHOT_PART.format(i))
+        write(SITE / PYODIDE_SITE_DIR / names[-1], part)
+    shutil.rmtree(work)
+    return names
+
+
 def check_app_imports(packages: dict) -> None:
     """Every module webapp/ and engine/ import must be stdlib, ours, or shipped: else fail clearly."""
     import ast
@@ -683,31 +834,35 @@ def sub_once(pattern: str, repl, text: str, what: str) -> str:
     return new
 
 
+def integrity(data: bytes) -> str:
+    """Subresource Integrity of a file's bytes: what the worker's fetch checks before using them."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
 def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
     template = (STATIC / "worker.js").read_text(encoding="utf-8")
     pyodide_dir = SITE / PYODIDE_SITE_DIR
     # what the worker fetches (pyodide.js and pyodide.asm.js arrive as scripts, not counted)
-    total = sum((pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
-    total += sum((pyodide_dir / lock_packages[p]["file_name"]).stat().st_size for p in packages)
+    runtime = sum((pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
+    wheels = [pyodide_dir / lock_packages[p]["file_name"] for p in packages]
+    snapshot = sorted(pyodide_dir.glob(SNAPSHOT_PART.replace("{:02d}", "*")))
     config = {
         "pyodideDir": PYODIDE_SITE_DIR,
-        "panelRoot": PANEL_SITE_DIR.removesuffix(f"{PANEL_VERSION}/dist/"),
+        "panelRoot": PANEL_ROOT,
         "packages": packages,
-        # fetched and unpacked by the worker itself while the runtime boots (Subresource Integrity
-        # from our lock's sha256); Pyodide's loadPackage of "packages" is its fallback
+        # restored instead of a boot (see make_snapshot): the memory, and the files beside it
+        "snapshot": [{"file": p.name, "integrity": integrity(p.read_bytes())} for p in snapshot],
+        # on a fresh boot: fetched and unpacked by the worker itself while the runtime boots
+        # (Subresource Integrity from our lock's sha256); Pyodide's loadPackage of "packages" is
+        # their fallback
         "wheels": [
             {"file": lock_packages[p]["file_name"],
              "integrity": "sha256-" + base64.b64encode(bytes.fromhex(lock_packages[p]["sha256"])).decode()}
             for p in packages
         ],
-        "downloadBytes": total,
+        "downloadBytes": {"snapshot": runtime + sum(p.stat().st_size for p in snapshot),
+                          "boot": runtime + sum(p.stat().st_size for p in wheels)},
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
-        # names the interpreter snapshot the worker stores (runtime, wheels, app and the worker's own
-        # steps before the snapshot): one made by another build of any of them is never used
-        "snapshotId": sha256(b"\0".join([
-            *((pyodide_dir / n).read_bytes() for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]),
-            code.encode(), template.encode(),
-        ]))[:16],
         "code": code,
     }
     if "/*KOSTKA_CONFIG*/" not in template:
@@ -728,8 +883,13 @@ def write_service_worker() -> str:
     for rel in files:
         h.update(rel.encode() + b"\0" + hashlib.sha256((SITE / rel).read_bytes()).digest())
     version = h.hexdigest()[:16]
+    # The wheels serve only a start that cannot restore the interpreter snapshot: cached when
+    # first fetched, not downloaded on every first visit.
+    on_demand = [f for f in files if f.endswith(".whl")]
+    precache = ["./", *(f for f in files if f not in on_demand)]
     template = (STATIC / "sw.js").read_text(encoding="utf-8")
-    body = template.replace("/*KOSTKA_PRECACHE*/", f"const VERSION = {json.dumps(version)};\nconst PRECACHE = {json.dumps(['./', *files], indent=0)};")
+    body = template.replace("/*KOSTKA_PRECACHE*/", f"const VERSION = {json.dumps(version)};\nconst PRECACHE = {json.dumps(precache, indent=0)};\n"
+                            f"const ON_DEMAND = {json.dumps(on_demand, indent=0)};")
     write(SITE / "sw.js", body)
     return version
 
@@ -794,6 +954,8 @@ def verify_site(packages: list[str], lock_packages: dict) -> None:
     for p in packages:
         if not (SITE / PYODIDE_SITE_DIR / lock_packages[p]["file_name"]).is_file():
             raise BuildError(f"site lacks the wheel of {p}")
+    if not (SITE / PYODIDE_SITE_DIR / SNAPSHOT_PART.format(0)).is_file():
+        raise BuildError("site lacks the interpreter snapshot")
     missing = check_local_references()
     if missing:
         raise BuildError("references to files missing from site/:\n  " + "\n  ".join(missing))
@@ -843,7 +1005,9 @@ def build() -> dict:
         assets.ship_panel_runtime_css()
         strings = {"panel": PANEL_VERSION, "bokeh": BOKEH_VERSION, "pyodide": PYODIDE_VERSION}
         write(SITE / "index.html", rewrite_html(html, assets, strings))
-        write_worker(extract_app_code(worker_js), packages, lock_packages)
+        code = extract_app_code(worker_js)
+        make_snapshot(core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code)
+        write_worker(code, packages, lock_packages)
         copy_static()
         version = write_service_worker()
         verify_site(packages, lock_packages)

@@ -8,8 +8,9 @@ measures, in Debian's chromium (the flags of tests/conftest.py):
 - first paint: the browser's ``first-contentful-paint`` (the loading screen);
 - interactive, cold: a fresh browser profile (empty caches, no service worker) until the
   app is drawn and linked to Python (the loader's ``kostka-interactive`` mark);
-- interactive, warm: a reload in the same profile once the service worker has cached the site and
-  the worker has stored its interpreter snapshot (as on any later visit);
+- interactive, warm: a reload in the same profile once the service worker has cached the site
+  (the first later visit), and a second reload (the visits after it, when the browser also has
+  the runtime's optimised code from the offline copy);
 - click to result: a click on "Roll" until the roll log shows the roll, timed inside the page
   (the click goes to the worker, Python rolls and computes, the patch comes back and is drawn);
 - first-visit bytes: every byte the server sent during the cold visit, until the site is
@@ -65,11 +66,10 @@ def wait_ready(page) -> None:
 
 
 def wait_cached(page) -> None:
-    """Wait until a next visit finds everything stored: the site (service worker) and the interpreter snapshot."""
+    """Wait until a next visit finds everything stored by the service worker."""
     page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
-    page.wait_for_selector("html[data-kostka-snapshot]", state="attached", timeout=START_TIMEOUT)
-    if page.locator("html").get_attribute("data-kostka-snapshot") != "stored":
-        raise SystemExit("the snapshot worker stored no interpreter snapshot")
+    if page.locator("html").get_attribute("data-kostka-offline") != "controlled":
+        raise SystemExit("the service worker did not cache the site")
 
 
 def interactive_ms(page) -> float:
@@ -143,7 +143,7 @@ def main() -> int:
         build.build()
     httpd, url = serve()
     url += "?lang=en"
-    results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "click": [], "bytes": []}
+    results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "warm2": [], "click": [], "bytes": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.runs):
@@ -157,10 +157,11 @@ def main() -> int:
             print("cold start marks (ms):", marks(page), flush=True)
             wait_cached(page)
             results["bytes"].append(CountingHandler.sent)  # the app's start and the offline cache
-            page.reload()
-            wait_ready(page)
-            results["warm"].append(interactive_ms(page))
-            print("warm start marks (ms):", marks(page), "interpreter:", page.locator("html").get_attribute("data-kostka-runtime"), flush=True)
+            for key in ("warm", "warm2"):
+                page.reload()
+                wait_ready(page)
+                results[key].append(interactive_ms(page))
+                print(f"{key} start marks (ms):", marks(page), "interpreter:", page.locator("html").get_attribute("data-kostka-runtime"), flush=True)
             results["click"].extend(click_to_result_ms(page))
             context.close()
         browser.close()
@@ -168,12 +169,13 @@ def main() -> int:
 
     med = {k: statistics.median(v) for k, v in results.items()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Chromium headless, {args.runs} cold + {args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n")
+    print(f"Chromium headless, {args.runs} cold + {2 * args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n")
     print("| measure | median | goal |")
     print("|:--|--:|--:|")
     print(f"| first paint (loading screen) | {med['paint'] / 1000:.2f} s | |")
     print(f"| interactive, cold (first visit) | {med['cold'] / 1000:.1f} s | 6 s |")
-    print(f"| interactive, warm (service worker cache) | {med['warm'] / 1000:.1f} s | 3 s |")
+    print(f"| interactive, warm: first later visit | {med['warm'] / 1000:.1f} s | 3 s |")
+    print(f"| interactive, warm: visits after it | {med['warm2'] / 1000:.1f} s | 3 s |")
     print(f"| click on Roll to result | {med['click']:.0f} ms | 100 ms |")
     print(f"| first-visit download | {med['bytes'] / 1e6:.1f} MB | 25 MB |")
     return 0

@@ -55,6 +55,7 @@
     },
   };
   const STEPS = 5;
+  const FAILED_SNAPSHOT = "kostka.failed-snapshot";  // localStorage: see static/worker.js
 
   function pickLanguage() {
     let stored = null;
@@ -204,8 +205,13 @@
       this._handler = null;
       this._early = [];
       performance.mark("kostka-worker-start");
-      // its name carries the language, so that the app is drawn in it from the start
-      this._worker = new Worker(url, {name: "kostka-app:" + lang});
+      // Its name carries the language, so that the app is drawn in it from the start, and the
+      // interpreter snapshot that failed to run the app here before, if any: that start boots afresh.
+      let failed = "";
+      try {
+        failed = window.localStorage.getItem(FAILED_SNAPSHOT) || "";
+      } catch (e) { /* storage may be blocked */ }
+      this._worker = new Worker(url, {name: `kostka-app:${lang}:${failed}`});
       this._worker.onmessage = (event) => this._dispatch(event);
       this._worker.onerror = (event) => ui.error(event.message);
     }
@@ -242,12 +248,16 @@
         return;
       }
       if (msg.type === "kostka-runtime") {
-        // "snapshot": the interpreter was restored from the one stored at an earlier start
+        // for tests and curious users: "snapshot" (restored) or "boot"
         document.documentElement.dataset.kostkaRuntime = msg.from;
-        this._booted = msg.from === "boot";
         return;
       }
       if (msg.type === "kostka-error") {
+        if (msg.snapshot) {
+          try {
+            window.localStorage.setItem(FAILED_SNAPSHOT, msg.snapshot);
+          } catch (e) { /* storage may be blocked */ }
+        }
         ui.error(msg.message);
         return;
       }
@@ -273,26 +283,8 @@
       if (msg.type === "render") {
         performance.mark("kostka-rendered");
         ui.done();
-        // after a fresh boot, once the offline cache serves the site: the snapshot's worker then
-        // compiles the runtime from the cached copy, beside which the browser keeps the compiled
-        // code for the next starts (the first later visit is then as fast as the ones after it)
-        if (this._booted) swReady.then(() => setTimeout(makeSnapshot, 500));
       }
     }
-  }
-
-  // ---- after a fresh boot: the same worker script, in a mode of its own, makes and stores an
-  // interpreter snapshot for the next starts (static/worker.js), then is let go.
-  function makeSnapshot() {
-    const worker = new Worker("app.js", {name: "kostka-snapshot"});
-    const finish = (state) => {
-      worker.terminate();
-      document.documentElement.dataset.kostkaSnapshot = state;  // for tests and curious users
-    };
-    worker.onmessage = (event) => {
-      if ((event.data || {}).type === "kostka-snapshot") finish(event.data.stored ? "stored" : "failed");
-    };
-    worker.onerror = () => finish("failed");
   }
 
   const appWorker = new KostkaWorker("app.js");

@@ -1,6 +1,8 @@
-// Kostka's service worker. build.py puts the versioned list of EVERY file of the site below,
+// Kostka's service worker. build.py puts the versioned list of every file of the site below,
 // so the first visit caches the whole app at install time, and a new build (new VERSION)
 // replaces the old cache. Requests are answered cache-first, falling back to the network.
+// The wheels (ON_DEMAND) are only for a start that cannot restore the interpreter snapshot
+// (static/worker.js): they are cached when first fetched instead.
 /*KOSTKA_PRECACHE*/
 
 const CACHE = "kostka-" + VERSION;
@@ -49,6 +51,10 @@ self.addEventListener("fetch", (event) => {
     // The app keeps its state in the query string: any ./?... is the same page.
     let hit = await cache.match(request, {ignoreSearch: true});
     if (!hit && request.mode === "navigate") hit = await cache.match("./");
-    return hit || fetch(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    const path = new URL(request.url).pathname;
+    if (response.ok && ON_DEMAND.some((file) => path.endsWith("/" + file))) await cache.put(request, response.clone());
+    return response;
   })());
 });

@@ -8,6 +8,8 @@ and open a roll link there, verified.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import sys
 import threading
@@ -126,26 +128,13 @@ def roll_in_each_system(page: Page) -> None:
         expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
 
 
-STORED_SNAPSHOTS = """async () => {
-    // the first word of each stored snapshot (Kostka's container of memory and files starts with its magic number)
-    const cache = await caches.open("pyodide-snapshot");
-    const words = [];
-    for (const key of await cache.keys()) {
-        const bytes = await (await cache.match(key)).arrayBuffer();
-        words.push(new Uint32Array(bytes, 0, 1)[0]);
-    }
-    return words;
-}"""
-SNAPSHOT_MAGIC = 0x4B53544B  # STORED_MAGIC in static/worker.js
+def runtime(page: Page) -> str | None:
+    """How the worker got its interpreter: "snapshot" (the site's, restored) or "boot"."""
+    return page.locator("html").get_attribute("data-kostka-runtime")
 
 
-def wait_for_stored_snapshot(page: Page) -> None:
-    """After a fresh boot a second worker makes and stores an interpreter snapshot once the app is
-    drawn: wait for it. Either way, exactly one sound snapshot is stored afterwards."""
-    if page.locator("html").get_attribute("data-kostka-runtime") == "boot":
-        page.wait_for_selector("html[data-kostka-snapshot]", state="attached", timeout=START_TIMEOUT)
-        assert page.locator("html").get_attribute("data-kostka-snapshot") == "stored"
-    assert page.evaluate(STORED_SNAPSHOTS) == [SNAPSHOT_MAGIC]
+def site_file(site: Path, name: str) -> bytes:
+    return (site / build.PYODIDE_SITE_DIR / name).read_bytes()
 
 
 # ---- tests
@@ -155,10 +144,14 @@ def test_site_is_self_contained(site):
     """The build's own checks, re-run on the result: nothing fetched from another host, nothing missing."""
     assert build.scan_foreign_urls(site) == []
     assert build.check_local_references(site) == []
-    precache = (site / "sw.js").read_text(encoding="utf-8")
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    precache, on_demand = (set(json.loads(re.search(rf"const {name} = (\[.*?\]);", sw, re.S).group(1))) for name in ("PRECACHE", "ON_DEMAND"))
     for path in site.rglob("*"):
         if path.is_file() and path.name not in ("sw.js", ".build-stamp"):
-            assert f'"{path.relative_to(site).as_posix()}"' in precache, f"{path} is not pre-cached"
+            rel = path.relative_to(site).as_posix()
+            # the wheels only serve a start that cannot restore the snapshot: cached when first fetched
+            assert rel in (on_demand if path.suffix == ".whl" else precache), f"{path} is not cached for offline use"
+    assert f"{build.PYODIDE_SITE_DIR}{build.SNAPSHOT_PART.format(0)}" in precache
 
 
 def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, server: Server):
@@ -170,11 +163,13 @@ def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, serve
     expect(page.locator(CHART).first).to_be_attached()  # the odds chart is drawn
     # Kostka's stylesheet (one shared file, linked from every component) is applied: touch-sized buttons
     expect(roll_button(page)).to_have_css("min-height", "44px")
+    assert runtime(page) == "snapshot"  # restored, not booted: no wheel is downloaded
     roll_in_each_system(page)
     context.close()
     assert traffic.foreign() == [], "the page asked another host"
     assert traffic.failures == [], "some files were missing or failed"
     assert any(u.endswith(".wasm") for u in traffic.requests)
+    assert not any(u.endswith(".whl") for u in traffic.requests)
 
 
 def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Server):
@@ -205,107 +200,77 @@ def test_the_first_screen_is_drawn_in_the_language_of_the_loading_screen(browser
     context.close()
 
 
-def test_a_stored_interpreter_snapshot_that_does_not_fit_is_replaced(browser: Browser, server: Server):
-    context = browser.new_context()
-    page = context.new_page()
-    start(page, server.url + "?lang=en")
-    # damage the stored snapshot: the next start boots afresh (and stores a sound one again)
-    wait_for_stored_snapshot(page)
-    page.evaluate("""async () => {
-        const cache = await caches.open("pyodide-snapshot");
-        const [key] = await cache.keys();
-        const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
-        bytes.fill(7, 0, 64);  // the header
-        await cache.put(key, new Response(bytes));
-    }""")
-    for expected in ("boot", "snapshot"):
-        page.reload()
-        page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-        assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
-        assert page.locator("html").get_attribute("data-kostka-runtime") == expected
-        wait_for_stored_snapshot(page)
-    page.set_default_timeout(STEP_TIMEOUT)
-    roll_in_each_system(page)
-    context.close()
-
-
-def test_a_wheel_that_fails_its_integrity_check_is_refused_and_pyodide_loads_it_again(browser: Browser, server: Server):
-    """The worker unpacks the wheels itself, each checked against the lock's sha256: a wrong one
-    is refused (never unpacked) and Pyodide's own loader fetches it again."""
+def test_a_snapshot_or_wheel_that_fails_its_integrity_check_is_refused(browser: Browser, server: Server):
+    """Each download is checked against the sha256 the build wrote down: a damaged snapshot is
+    never restored (the worker boots afresh from the wheels), and a damaged wheel is never
+    unpacked (Pyodide's own loader fetches it again)."""
     context = browser.new_context()
     served: list[str] = []
 
-    def tamper(route):
+    def damage_snapshot(route):
+        body = bytearray(route.fetch().body())
+        body[len(body) // 2] ^= 0xFF
+        route.fulfill(status=200, body=bytes(body), content_type="application/octet-stream")
+
+    def damage_wheel_once(route):
         served.append(route.request.url)
         if len(served) == 1:  # an empty zip in place of the wheel
             route.fulfill(status=200, body=b"PK\x05\x06" + bytes(18), content_type="application/zip")
         else:
             route.continue_()
 
-    context.route("**/pyodide/segno-*.whl", tamper)
+    context.route(f"**/pyodide/{build.SNAPSHOT_PART.format(1)}", damage_snapshot)
+    context.route("**/pyodide/segno-*.whl", damage_wheel_once)
     page = context.new_page()
     start(page, server.url + "?lang=en")
+    assert runtime(page) == "boot"
     assert len(served) == 2, served
-    roll_button(page).click()
-    expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
+    roll_in_each_system(page)
     context.close()
 
 
-DAMAGE_STORED_FILE_JS = """async (suffix) => {
-    // zero one file inside the stored snapshot (see packSnapshot in static/worker.js): it restores
-    // fine, and fails only when the app reads that file
-    const cache = await caches.open("pyodide-snapshot");
-    const [key] = await cache.keys();
-    const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
-    const view = new DataView(bytes.buffer);
-    const padded = view.getUint32(4, true);
-    const index = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + padded)));
-    let at = 8 + padded + index.memory;
-    for (const [path, size] of index.files) {
-        if (path.endsWith(suffix)) {
-            bytes.fill(0, at, at + size);
-            await cache.put(key, new Response(bytes));
-            return path;
-        }
-        at += size;
-    }
-    return null;
-}"""
-
-
-def test_a_snapshot_that_restores_but_cannot_run_the_app_is_forgotten(browser: Browser, server: Server):
+def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(browser: Browser, server: Server, site: Path):
+    """A snapshot that restores but fails to run the app (here: its Russian catalogue is zeroed,
+    and its checksum fixed to match) shows the error screen once; the reload it offers boots afresh,
+    and so does every later start of that build in this browser."""
+    config = re.search(r"const KOSTKA = (\{.*?\});\n", (site / "app.js").read_text(encoding="utf-8"))
+    kostka = json.loads(config.group(1))
+    container = gzip.decompress(b"".join(site_file(site, part["file"]) for part in kostka["snapshot"]))
+    memory, files = build.unpack_snapshot(container)
+    damaged = [(path, bytes(len(data)) if path.endswith("/ru/LC_MESSAGES/kostka.mo") else data) for path, data in files]
+    assert damaged != files
+    parts = build.snapshot_parts(build.pack_snapshot(memory, damaged))
+    served = {build.SNAPSHOT_PART.format(i): part for i, part in enumerate(parts)}
+    kostka["snapshot"] = [{"file": name, "integrity": build.integrity(part)} for name, part in served.items()]
+    app_js = (site / "app.js").read_text(encoding="utf-8").replace(config.group(1), json.dumps(kostka))
     context = browser.new_context()
+    context.route("**/app.js", lambda route: route.fulfill(status=200, body=app_js, content_type="text/javascript"))
+    context.route("**/pyodide/app-snapshot-*.bin", lambda route: route.fulfill(status=200, body=served[route.request.url.rsplit("/", 1)[1]]))
     page = context.new_page()
-    start(page, server.url + "?lang=en")
-    wait_for_stored_snapshot(page)
-    # the Russian catalogue is first read after a restore, by a start in Russian
-    assert page.evaluate(DAMAGE_STORED_FILE_JS, "/ru/LC_MESSAGES/kostka.mo")
     page.goto(server.url + "?lang=ru")
     page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
     assert page.locator(LOADER_ERROR).count() == 1
-    assert page.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
-    expect(page.get_by_role("button", name="Перезагрузить")).to_be_visible()  # the error screen offers a reload
-    assert page.evaluate(STORED_SNAPSHOTS) == []  # forgotten
-    page.get_by_role("button", name="Перезагрузить").click()
-    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-    assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
-    assert page.locator("html").get_attribute("data-kostka-runtime") == "boot"
-    expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
+    assert runtime(page) == "snapshot"
+    reload = page.get_by_role("button", name="Перезагрузить")  # the error screen offers a reload
+    expect(reload).to_be_visible()
+    for _ in range(2):
+        reload.click() if _ == 0 else page.reload()
+        page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+        assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+        assert runtime(page) == "boot"
+        expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
     context.close()
 
 
-def test_starts_restored_from_one_snapshot_keep_their_own_language_and_fresh_randomness(browser: Browser, server: Server):
-    """The snapshot is made from an English warm-up: each later start still speaks the visitor's
-    language, and no two starts share Python's random state or a roll seed."""
+def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_randomness(browser: Browser, server: Server):
+    """The snapshot is made at build time from an English warm-up: each start still speaks the
+    visitor's language, and no two starts share Python's random state or a roll seed."""
     context = browser.new_context()
-    page = context.new_page()
-    start(page, server.url + "?lang=en")
-    wait_for_stored_snapshot(page)
     draws = []
     for lang, roll in (("ru", "Бросить"), ("cs", "Hodit")):
         tab = context.new_page()
         start(tab, server.url + f"?lang={lang}")
-        assert tab.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
+        assert runtime(tab) == "snapshot"
         expect(tab.get_by_role("button", name=roll, exact=True).first).to_be_visible()
         (worker,) = [w for w in tab.workers if urlsplit(w.url).path.endswith("/app.js")]
         draws.append(worker.evaluate(
@@ -328,15 +293,13 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     # the loading screen is gone by then: a status line at the foot of the page says so
     expect(page.get_by_role("status").filter(has_text="Saved for offline use.")).to_be_visible()
-    # the first start booted the interpreter and stored a snapshot of it for the next starts
-    assert page.locator("html").get_attribute("data-kostka-runtime") == "boot"
-    wait_for_stored_snapshot(page)
+    assert runtime(page) == "snapshot"
     own.stop()
     context.set_offline(True)
     page.reload()
     page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
     assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
-    assert page.locator("html").get_attribute("data-kostka-runtime") == "snapshot"
+    assert runtime(page) == "snapshot"
     expect(page.locator(CHART).first).to_be_attached()
     roll_in_each_system(page)
     # a roll link opened while offline, in a new tab: recomputed and verified by the cached app

@@ -1,15 +1,17 @@
-"""What the static site's worker relies on before its interpreter snapshot: the numpy and pandas
-stand-ins carry the whole app, and the warm-up draw leaves nothing behind."""
+"""What the static site's interpreter snapshot relies on: the stand-ins (numpy, pandas, narwhals,
+bleach) carry the whole app, and the warm-up draw leaves nothing behind."""
 
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from panel.io.state import state
 
 from webapp.startup import warm_up
@@ -35,24 +37,61 @@ for system in SYSTEMS:
     app.view_of(system).roll()
     rolled[system] = len(app.state.rolls.log.entries)
 size = len(json.dumps(doc.to_json()))
-numpy, pandas = sys.modules["numpy"], sys.modules["pandas"]
 print(json.dumps({
-    "standins": [getattr(numpy, "__kostka_standin__", False), getattr(pandas, "__kostka_standin__", False)],
+    "standins": {name: getattr(sys.modules.get(name), "__kostka_standin__", False) for name in STANDINS},
     "rolled": rolled, "size": size,
-    "numpy_modules": sorted(m for m in sys.modules if m.startswith("numpy.")),
+    "real_modules": sorted(m for m in sys.modules if m.startswith(("numpy.", "narwhals._", "bleach._", "html5lib"))),
 }))
 """
+STANDIN_NAMES = ["numpy", "pandas", "narwhals", "bleach"]
 
 
-def test_the_app_draws_rolls_and_serialises_with_the_numpy_and_pandas_stand_ins():
+def test_the_app_draws_rolls_and_serialises_with_the_stand_ins():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(STANDINS), str(ROOT)])}
-    proc = subprocess.run([sys.executable, "-c", WITH_STANDINS], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    code = WITH_STANDINS.replace("in STANDINS}", f"in {STANDIN_NAMES!r}}}")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert report["standins"] == [True, True]
+    assert report["standins"] == dict.fromkeys(STANDIN_NAMES, True)  # each imported, and each a stand-in
     assert report["rolled"] == {"one-ring": 1, "gurps": 2, "fate": 3}
     assert report["size"] > 50_000
-    assert report["numpy_modules"] == []
+    assert report["real_modules"] == []
+
+
+def stand_in(module: str):
+    """Import ``module`` from the site's stand-ins without disturbing the real one of this process."""
+    name = module.split(".")[0]
+    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m == name or m.startswith(name + ".")}
+    sys.path.insert(0, str(STANDINS))
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(str(STANDINS))
+        for m in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[m]
+        sys.modules.update(saved)
+
+
+def test_the_bleach_stand_in_escapes_all_markup():
+    bleach = stand_in("bleach")
+    assert bleach.__kostka_standin__
+    cleaner = bleach.sanitizer.Cleaner(strip=True)
+    assert cleaner.clean("wrap") == "wrap"
+    assert cleaner.clean('<b onclick="x()">bold</b> & <script>alert(1)</script>') == (
+        '&lt;b onclick="x()"&gt;bold&lt;/b&gt; &amp; &lt;script&gt;alert(1)&lt;/script&gt;'
+    )
+    with pytest.raises(TypeError):
+        cleaner.clean(b"bytes")
+    with pytest.raises(AttributeError, match="bleach.linkify is not available"):
+        bleach.linkify  # noqa: B018
+
+
+def test_the_narwhals_stand_in_sees_no_dataframe():
+    assert stand_in("narwhals").__kostka_standin__
+    nw = stand_in("narwhals.stable.v1")  # as Bokeh imports it
+    assert not nw.dependencies.is_into_dataframe({"x": [1, 2]}) and not nw.dependencies.is_into_series([1, 2])
+    with pytest.raises(AttributeError, match="narwhals.stable.v1.from_native is not available"):
+        nw.from_native  # noqa: B018
 
 
 def test_the_numpy_stand_in_answers_no_and_refuses_everything_else():
