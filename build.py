@@ -120,10 +120,11 @@ NOT_SHIPPED = {
 }
 NOT_SHIPPED = {k: v for k, v in NOT_SHIPPED.items() if v and k not in LOCK_PACKAGES}
 
-# Files dropped from wheels: tests, type stubs, and static JS/CSS the page loads as separate files.
+# Files dropped from wheels: tests, type stubs, static JS/CSS the page loads as separate files, and
+# the TypeScript sources of Panel's models (compiled into panel.min.js; never read at run time).
 WHEEL_DROP = re.compile(
     r"(^|/)(tests?|__pycache__)/|\.pyi$|\.map$"
-    r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/"
+    r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/|^panel/(models/.*|index)\.ts$"
 )
 
 # Where the CDN URLs of `panel convert`'s output come from, inside the pinned wheels.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 
 try:  # running from a source checkout without installing the package
     import webapp  # noqa: F401
@@ -35,8 +36,16 @@ def main() -> KostkaApp:
     location = pn.state.location
     if location is not None and location.search:
         app.apply_url()  # the server knows the address already: draw the right screen at once
-    if pn.state.curdoc is not None:  # drawn and linked: apply the address (if not yet) and storage
-        pn.state.curdoc.on_event("document_ready", app.page_ready)
+    doc = pn.state.curdoc
+    if doc is not None:
+        if sys.platform == "emscripten":
+            # Panel's server marks a document as loaded once the page has drawn it; its Pyodide
+            # worker never does, and Panel's `hold()` then leaves the events raised inside it
+            # unsent: a layout that gains a child (the share panel's QR code) would never show it,
+            # and the next change to that child would refer to a model the page does not know.
+            doc.on_event("document_ready", partial(pn.state._schedule_on_load, doc))
+        # drawn and linked: apply the address (if not yet) and storage
+        doc.on_event("document_ready", app.page_ready)
     return app
 
 

@@ -55,6 +55,8 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    unknown: list[str] = []  # Bokeh's complaint about a change to a model the page never received
+    page.on("console", lambda m: "isn't known" in m.text and unknown.append(m.text))
     page.goto(links.link_url(site_url + "?lang=en", payload))
     page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached",
                            timeout=START_TIMEOUT)
@@ -71,4 +73,19 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     expect(verdict).to_have_count(0)
     # the closed link leaves the address (its own change, which may reach the page a moment later)
     expect(page).not_to_have_url(re.compile(r"#r="))
+    # a roll of one's own: the share panel gains its QR code (a new child of a layout), and the
+    # next roll changes it in place
+    roll = page.get_by_role("button", name="Roll", exact=True).first
+    roll.click()
+    qr = page.get_by_test_id("share-qr")
+    expect(qr).to_be_visible()
+    first_link, first_qr = page.get_by_test_id("share-link").inner_text(), qr.inner_html()
+    roll.click()
+    expect(page.get_by_test_id("share-link")).not_to_have_text(first_link)
+    for _ in range(100):  # the QR code's own change follows the link's
+        if qr.inner_html() != first_qr:
+            break
+        page.wait_for_timeout(100)
+    assert qr.inner_html() != first_qr
+    assert unknown == []
     context.close()
