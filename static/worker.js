@@ -174,16 +174,23 @@ function plausibleMemory(bytes) {
   return words[0] === SNAPSHOT_MAGIC && words[1] < bytes.byteLength && (bytes.byteLength - words[1]) % 65536 === 0;
 }
 
-// The container build.py writes (see SNAPSHOT_MAGIC there): gzip-compressed, cut into parts.
+// The container build.py writes (see SNAPSHOT_MAGIC there): gzip-compressed, cut into parts,
+// fetched at once and decompressed in order as they arrive.
 async function fetchSnapshot() {
-  const parts = await Promise.all(KOSTKA.snapshot.map(fetchChecked));
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.byteLength;
+  const parts = KOSTKA.snapshot.map(fetchChecked);
+  parts.forEach((part) => part.catch(() => {}));  // the first failure is reported below
+  const stream = new DecompressionStream("gzip");
+  const writer = stream.writable.getWriter();
+  const output = new Response(stream.readable).arrayBuffer();
+  output.catch(() => {});
+  try {
+    for (const part of parts) await writer.write(await part);
+    await writer.close();
+  } catch (error) {
+    writer.abort(error).catch(() => {});
+    throw error;
   }
-  const stored = unpackSnapshot(await decompress(joined, "gzip"));
+  const stored = unpackSnapshot(new Uint8Array(await output));
   if (!stored) throw new Error("the interpreter snapshot is damaged");
   return stored;
 }
@@ -221,7 +228,14 @@ function writeFiles(pyodide, files) {
     }
     FS.writeFile(path, data);
   }
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");  // new files under sys.path
+  // New files under sys.path: the finders of site-packages forget what they listed. (Not
+  // importlib.invalidate_caches(), which also rereads the standard library's zip: 0.2 s.)
+  pyodide.globals.set("kostka_site_packages", SITE_PACKAGES);
+  pyodide.runPython(`import sys
+for path, finder in list(sys.path_importer_cache.items()):
+    if path.startswith(kostka_site_packages) and hasattr(finder, "invalidate_caches"):
+        finder.invalidate_caches()
+del kostka_site_packages, path, finder`);
 }
 
 // The one JS object Python holds in the snapshot besides globals (js.JSON…, found by their path):
