@@ -253,12 +253,23 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(brows
     assert runtime(page) == "snapshot"
     reload = page.get_by_role("button", name="Перезагрузить")  # the error screen offers a reload
     expect(reload).to_be_visible()
-    for _ in range(2):
-        reload.click() if _ == 0 else page.reload()
+    for attempt in range(2):
+        reload.click() if attempt == 0 else page.reload()
         page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
         assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
         assert runtime(page) == "boot"
         expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=START_TIMEOUT)
+    # the wheels such a start needs were kept for offline use as they came (the service worker,
+    # installed after the first start, served the second boot)
+    cached = page.evaluate("""async () => {
+        const names = [];
+        for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) names.push(request.url);
+        }
+        return names.filter((url) => url.endsWith(".whl")).length;
+    }""")
+    assert cached == len(kostka["wheels"])
     context.close()
 
 
