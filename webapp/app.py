@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import nullcontext
 from functools import partial
 
 try:  # running from a source checkout without installing the package
@@ -50,4 +51,7 @@ def main() -> KostkaApp:
 
 
 if __name__.startswith("bokeh") or __name__ == "__main__":
-    main().servable(title="Kostka")
+    # Bokeh walks every model of the document each time a root is added (the app, its location…):
+    # frozen, it walks them once, at the end.
+    with pn.state.curdoc.models.freeze() if pn.state.curdoc is not None else nullcontext():
+        main().servable(title="Kostka")
