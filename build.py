@@ -613,7 +613,10 @@ del held
 
 
 def run_snapshot_job(job: dict, what: str) -> str:
-    proc = subprocess.run(["node", "-e", SNAPSHOT_JS], input=json.dumps(job), capture_output=True, text=True)
+    try:
+        proc = subprocess.run(["node", "-e", SNAPSHOT_JS], input=json.dumps(job), capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise BuildError(f"{what} needs Node.js (the 'node' command): {exc}") from exc
     if proc.returncode != 0:
         raise BuildError(f"{what} under Pyodide in Node failed:\n{proc.stderr[-3000:]}")
     return proc.stdout

@@ -1,8 +1,12 @@
-"""build.py's refusals that need no browser: a binary wheel must match Pyodide's official lock."""
+"""build.py's checks that need no browser: a binary wheel must match Pyodide's official lock; the
+interpreter snapshot's container survives packing, compressing and cutting into parts."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,3 +41,25 @@ def test_a_binary_wheel_that_differs_from_the_official_lock_stops_the_build(lock
     (tmp_path / "pyodide-wheels" / WHEEL).write_bytes(good + b"!")
     with pytest.raises(build.BuildError, match=r"sha256 MISMATCH for fake_binary.*Refusing to ship an unverified binary wheel"):
         build.fetch_lock_wheels(entry)
+
+
+def test_the_snapshot_container_round_trips_through_its_parts():
+    memory = random.Random(7).randbytes(5_000_000)  # incompressible: more than two parts
+    files = [("panel/__init__.pyc", b"code"), ("webapp/locale/ru/LC_MESSAGES/kostka.mo", bytes(1000)), ("empty.txt", b"")]
+    container = build.pack_snapshot(memory, files)
+    assert int.from_bytes(container[:4], "little") == build.SNAPSHOT_MAGIC
+    assert (8 + int.from_bytes(container[4:8], "little")) % 4 == 0  # the memory starts 4-aligned
+    parts = build.snapshot_parts(container)
+    assert len(parts) > 1 and all(len(p) <= build.SNAPSHOT_PART_BYTES for p in parts)
+    assert build.unpack_snapshot(gzip.decompress(b"".join(parts))) == (memory, files)
+    with pytest.raises(ValueError):
+        build.unpack_snapshot(b"PK" + container[2:])
+
+
+def test_making_the_snapshot_without_node_stops_the_build_with_a_clear_message(monkeypatch):
+    def no_node(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", "node")
+
+    monkeypatch.setattr(subprocess, "run", no_node)
+    with pytest.raises(build.BuildError, match=r"making the interpreter snapshot needs Node.js"):
+        build.run_snapshot_job({}, "making the interpreter snapshot")
