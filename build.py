@@ -649,8 +649,8 @@ def snapshot_parts(container: bytes) -> list[bytes]:
     return [data[i:i + SNAPSHOT_PART_BYTES] for i in range(0, len(data), SNAPSHOT_PART_BYTES)]
 
 
-def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[str]:
-    """Write the snapshot's parts into the site's Pyodide folder, once checked; return their names."""
+def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[Path]:
+    """Write the snapshot's parts into the site's Pyodide folder, once checked; return them in order."""
     log("making the interpreter snapshot (Pyodide in Node)")
     work = CACHE / "snapshot"
     shutil.rmtree(work, ignore_errors=True)
@@ -664,12 +664,12 @@ def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[str]:
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
     with zipfile.ZipFile(work / "files.zip") as zf:
         files = [(info.filename, zf.read(info)) for info in zf.infolist()]
-    names = []
+    paths = []
     for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
-        names.append(SNAPSHOT_PART.format(i))
-        write(SITE / PYODIDE_SITE_DIR / names[-1], part)
+        paths.append(SITE / PYODIDE_SITE_DIR / SNAPSHOT_PART.format(i))
+        write(paths[-1], part)
     shutil.rmtree(work)
-    return names
+    return paths
 
 
 def check_app_imports(packages: dict) -> None:
@@ -843,16 +843,19 @@ def sub_once(pattern: str, repl, text: str, what: str) -> str:
 
 def integrity(data: bytes) -> str:
     """Subresource Integrity of a file's bytes: what the worker's fetch checks before using them."""
-    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+    return sha256_integrity(hashlib.sha256(data).hexdigest())
 
 
-def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
+def sha256_integrity(hexdigest: str) -> str:
+    return "sha256-" + base64.b64encode(bytes.fromhex(hexdigest)).decode()
+
+
+def write_worker(code: str, packages: list[str], lock_packages: dict, snapshot: list[Path]) -> None:
     template = (STATIC / "worker.js").read_text(encoding="utf-8")
     pyodide_dir = SITE / PYODIDE_SITE_DIR
     # what the worker fetches (pyodide.js and pyodide.asm.js arrive as scripts, not counted)
     runtime = sum((pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
     wheels = [pyodide_dir / lock_packages[p]["file_name"] for p in packages]
-    snapshot = sorted(pyodide_dir.glob(SNAPSHOT_PART.replace("{:02d}", "*")))
     config = {
         "pyodideDir": PYODIDE_SITE_DIR,
         "panelRoot": PANEL_ROOT,
@@ -863,8 +866,7 @@ def write_worker(code: str, packages: list[str], lock_packages: dict) -> None:
         # (Subresource Integrity from our lock's sha256); Pyodide's loadPackage of "packages" is
         # their fallback
         "wheels": [
-            {"file": lock_packages[p]["file_name"],
-             "integrity": "sha256-" + base64.b64encode(bytes.fromhex(lock_packages[p]["sha256"])).decode()}
+            {"file": lock_packages[p]["file_name"], "integrity": sha256_integrity(lock_packages[p]["sha256"])}
             for p in packages
         ],
         "downloadBytes": {"snapshot": runtime + sum(p.stat().st_size for p in snapshot),
@@ -1013,8 +1015,8 @@ def build() -> dict:
         strings = {"panel": PANEL_VERSION, "bokeh": BOKEH_VERSION, "pyodide": PYODIDE_VERSION}
         write(SITE / "index.html", rewrite_html(html, assets, strings))
         code = extract_app_code(worker_js)
-        make_snapshot(core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code)
-        write_worker(code, packages, lock_packages)
+        snapshot = make_snapshot(core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code)
+        write_worker(code, packages, lock_packages, snapshot)
         copy_static()
         version = write_service_worker()
         verify_site(packages, lock_packages)
