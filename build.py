@@ -522,11 +522,13 @@ def precompile_wheels(core: Path, wheels: list[Path]) -> None:
 
 # --------------------------------------------------------------------------- interpreter snapshot
 
-# The site ships a memory snapshot of a Pyodide interpreter that has every wheel installed,
-# Panel and the app imported and the app drawn once (webapp/startup.py): the browser's worker
-# restores it instead of booting Python, installing the wheels and importing Panel, so a first
-# visit starts about as fast as a later one. It is made here, by the same Pyodide release in
-# Node, and checked by restoring it and running the app. Files live outside the interpreter's
+# The site ships a memory snapshot of a Pyodide interpreter that has every wheel installed and
+# has run the page's code up to writing the document: the app is built, in English, for nobody
+# yet (webapp/startup.py). The browser's worker restores it instead of booting Python, installing
+# the wheels, importing Panel and building the app; it only switches the app to the visitor's
+# language and writes the document (WELCOME_PY), so a first visit starts about as fast as a later
+# one. It is made here, by the same Pyodide release in Node, and checked by restoring it and
+# running what the worker runs, in Russian. Files live outside the interpreter's
 # memory, so the snapshot carries those a restored interpreter may still read (modules it has not
 # imported, data files, translations); the modules it holds in memory are left out.
 #
@@ -538,6 +540,7 @@ def precompile_wheels(core: Path, wheels: list[Path]) -> None:
 SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK"
 SNAPSHOT_PART = "app-snapshot-{:02d}.bin"
 SNAPSHOT_PART_BYTES = 2_000_000
+WRITE_DOC = "await write_doc()"  # the last line of the page's code: the snapshot is taken before it
 SNAPSHOT_JS = r"""
 const fs = require("fs");
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
@@ -560,7 +563,7 @@ const deserializer = (saved) => new Function(`return (${saved.source});`)();
     py.FS.mkdirTree("/tmp/wheels");
     for (const wheel of job.wheels) py.FS.writeFile(`/tmp/wheels/${wheel.split("/").pop()}`, fs.readFileSync(wheel));
     py.globals.set("panel_root", job.panelRoot);
-    await py.runPythonAsync(job.python);
+    for (const code of job.python) await py.runPythonAsync(code);
     fs.writeFileSync(job.files, py.FS.readFile("/tmp/files.zip"));
     py.FS.unlink("/tmp/files.zip");
     fs.writeFileSync(job.memory, py.makeMemorySnapshot({serializer}));
@@ -572,17 +575,17 @@ with zipfile.ZipFile("/tmp/files.zip") as z:
     z.extractall("/lib/python3.12/site-packages")
 os.remove("/tmp/files.zip")
 importlib.invalidate_caches()
-random.seed()
-os.environ["KOSTKA_LANG"] = "ru"`);
+random.seed()`);
     py.globals.set("sendPatch", () => {});
+    py.globals.set("kostka_language", "ru");
     const [docs] = (await py.runPythonAsync(job.code)).toJs();
     const text = JSON.stringify(JSON.parse(docs));  // its Russian unescaped
     process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c")}));
   }
 })().catch((e) => { console.error(e); process.exit(1); });
 """
-SNAPSHOT_PY = r"""
-import importlib, os, sys, zipfile
+SNAPSHOT_INSTALL_PY = r"""
+import importlib, os, zipfile
 SITE_PACKAGES = "/lib/python3.12/site-packages"
 for name in sorted(os.listdir("/tmp/wheels")):
     with zipfile.ZipFile(f"/tmp/wheels/{name}") as wheel:  # as the worker unpacks them
@@ -596,8 +599,11 @@ os.environ["KOSTKA_PANEL_ROOT"] = panel_root  # relative: resolved against the p
 del panel_root
 import panel
 import panel.io.pyodide
-from webapp.startup import warm_up
-warm_up()
+"""
+# then the page's code up to writing the document (webapp/startup.py), then:
+SNAPSHOT_PACK_PY = r"""
+import os, sys, zipfile
+SITE_PACKAGES = "/lib/python3.12/site-packages"
 held = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)}
 shared = sorted(f for f in held if ".so" in f.rsplit("/", 1)[-1])
 if shared:  # Pyodide 0.27 cannot restore a loaded shared library
@@ -609,6 +615,15 @@ with zipfile.ZipFile("/tmp/files.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=
             if path not in held:
                 out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1:]), open(path, "rb").read(), zipfile.ZIP_DEFLATED, 9)
 del held
+"""
+# What a restored interpreter runs in the worker (static/worker.js): the prepared app is handed to
+# the visitor, in the language the loading screen chose, and its document written for the page.
+WELCOME_PY = r"""
+from panel.io.pyodide import write_doc
+from webapp.startup import welcome
+welcome(kostka_language)
+del kostka_language
+await write_doc()
 """
 
 
@@ -649,6 +664,15 @@ def snapshot_parts(container: bytes) -> list[bytes]:
     return [data[i:i + SNAPSHOT_PART_BYTES] for i in range(0, len(data), SNAPSHOT_PART_BYTES)]
 
 
+def prepared_page_code(code: str) -> str:
+    """The page's code (``panel convert``'s) without its last step, writing the document."""
+    head, found, tail = code.rpartition(WRITE_DOC)
+    if not found or tail.strip():
+        raise BuildError(f"the page's code made by panel convert no longer ends with {WRITE_DOC!r}; "
+                         "see make_snapshot in build.py")
+    return head
+
+
 def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[Path]:
     """Write the snapshot's parts into the site's Pyodide folder, once checked; return them in order."""
     log("making the interpreter snapshot (Pyodide in Node)")
@@ -656,10 +680,12 @@ def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[Path]:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     job = {"pyodide": str(core), "memory": str(work / "memory.bin"), "files": str(work / "files.zip")}
-    run_snapshot_job({**job, "mode": "make", "wheels": [str(w) for w in wheels], "python": SNAPSHOT_PY,
-                      "panelRoot": PANEL_ROOT}, "making the interpreter snapshot")
-    # the app, run on a restored copy in Russian: it must draw (and so read the files it needs)
-    result = json.loads(run_snapshot_job({**job, "mode": "check", "code": code}, "running the app on the restored snapshot"))
+    run_snapshot_job({**job, "mode": "make", "wheels": [str(w) for w in wheels], "panelRoot": PANEL_ROOT,
+                      "python": [SNAPSHOT_INSTALL_PY, prepared_page_code(code), SNAPSHOT_PACK_PY]},
+                     "making the interpreter snapshot")
+    # what the worker runs on a restored copy, in Russian: the app must be there, switch language
+    # and draw (and so read the files it needs)
+    result = json.loads(run_snapshot_job({**job, "mode": "check", "code": WELCOME_PY}, "running the app on the restored snapshot"))
     if not (result["docs"] > 10_000 and result["roll"]):
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
     with zipfile.ZipFile(work / "files.zip") as zf:
@@ -872,7 +898,8 @@ def write_worker(code: str, packages: list[str], lock_packages: dict, snapshot: 
         "downloadBytes": {"snapshot": runtime + sum(p.stat().st_size for p in snapshot),
                           "boot": runtime + sum(p.stat().st_size for p in wheels)},
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
-        "code": code,
+        "code": code,  # after a fresh boot
+        "welcome": WELCOME_PY,  # after a restore
     }
     if "/*KOSTKA_CONFIG*/" not in template:
         raise BuildError("static/worker.js lacks the /*KOSTKA_CONFIG*/ placeholder")

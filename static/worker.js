@@ -147,9 +147,10 @@ async function installWheels(pyodide, wheels) {
 }
 
 // ---- the interpreter: restored from the site's memory snapshot, else booted afresh.
-// build.py makes the snapshot with this Pyodide release: every wheel installed, Panel and the
-// app imported, the app drawn once into a document nobody sees (webapp/startup.py), so only the
-// visitor's own app is left to build. It holds no page, no address and no stored character.
+// build.py makes the snapshot with this Pyodide release: every wheel installed, Panel imported,
+// and the page's code run up to writing the document, so the app is built, in English, for
+// nobody yet (webapp/startup.py); a restore only switches it to the visitor's language
+// (KOSTKA.welcome). It holds no page, no address and no stored character.
 // Files live outside the interpreter's memory: the snapshot holds those it may still read.
 // Seeds do not come from the interpreter's state (engine.rng draws each one from the browser's
 // crypto source), and Python's own `random` is reseeded after the restore. A start that fails
@@ -290,11 +291,11 @@ async function startApplication() {
   }
   self.pyodide = pyodide;
   pyodide.globals.set("sendPatch", sendPatch);
-  // the language the loading screen chose (address, storage, browser): webapp/app.py starts in it
+  // the language the loading screen chose (address, storage, browser): the app starts in it
   pyodide.globals.set("kostka_language", LANGUAGE);
-  pyodide.runPython('import os; os.environ["KOSTKA_LANG"] = kostka_language; del kostka_language');
   status(4, "app");
-  const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(KOSTKA.code);
+  if (!restored) pyodide.runPython('import os; os.environ["KOSTKA_LANG"] = kostka_language; del kostka_language');
+  const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(restored ? KOSTKA.welcome : KOSTKA.code);
   status(5, "render");
   self.postMessage({type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids});
 }

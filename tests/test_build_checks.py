@@ -1,5 +1,6 @@
 """build.py's checks that need no browser: a binary wheel must match Pyodide's official lock; the
-interpreter snapshot's container survives packing, compressing and cutting into parts."""
+interpreter snapshot's container survives packing, compressing and cutting into parts, and the
+snapshot is taken from the page's code up to writing the document."""
 
 from __future__ import annotations
 
@@ -63,3 +64,11 @@ def test_making_the_snapshot_without_node_stops_the_build_with_a_clear_message(m
     monkeypatch.setattr(subprocess, "run", no_node)
     with pytest.raises(build.BuildError, match=r"making the interpreter snapshot needs Node.js"):
         build.run_snapshot_job({}, "making the interpreter snapshot")
+
+
+def test_the_snapshot_takes_the_page_code_up_to_writing_the_document():
+    code = "from panel.io.pyodide import init_doc, write_doc\ninit_doc()\nmain()\n\n\nawait write_doc()\n"
+    assert build.prepared_page_code(code) == "from panel.io.pyodide import init_doc, write_doc\ninit_doc()\nmain()\n\n\n"
+    for changed in [code.replace("await write_doc()", "await write_doc(doc)"), code + "more()\n"]:
+        with pytest.raises(build.BuildError, match=r"no longer ends with 'await write_doc\(\)'"):
+            build.prepared_page_code(changed)

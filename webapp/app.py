@@ -54,4 +54,10 @@ if __name__.startswith("bokeh") or __name__ == "__main__":
     # Bokeh walks every model of the document each time a root is added (the app, its location…):
     # frozen, it walks them once, at the end.
     with pn.state.curdoc.models.freeze() if pn.state.curdoc is not None else nullcontext():
-        main().servable(title="Kostka")
+        app = main()
+        app.servable(title="Kostka")
+    if sys.platform == "emscripten":
+        # The static site's interpreter snapshot is taken here: its visitors start from this app.
+        from webapp.startup import keep
+
+        keep(app)

@@ -1,9 +1,8 @@
 """What the static site's interpreter snapshot relies on: the stand-ins (numpy, pandas, narwhals,
-bleach) carry the whole app, and the warm-up draw leaves nothing behind."""
+bleach) carry the whole app, and the app built into it is handed to its visitor in their language."""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import os
@@ -12,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from panel.io.state import state
+from bokeh.document import Document
+from panel.io.state import set_curdoc
 
-from webapp.startup import warm_up
+from webapp.startup import keep, welcome
 from webapp.views.shell import KostkaApp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,17 +125,42 @@ def test_the_numpy_stand_in_answers_no_and_refuses_everything_else():
         raise AssertionError("numpy.isnan answered")
 
 
-def test_the_warm_up_draw_leaves_no_app_and_no_view_behind():
-    gc.collect()
-    before_apps = sum(isinstance(o, KostkaApp) for o in gc.get_objects())
-    before_views = dict(state._views)
-    warm_up()
-    assert sum(isinstance(o, KostkaApp) for o in gc.get_objects()) == before_apps
-    assert state._views == before_views
-    # and the next app (the visitor's) is drawn as usual
-    app = KostkaApp()
-    app.view_of("gurps").roll()
-    assert len(app.state.rolls.log.entries) == 1
+def test_a_prepared_app_is_handed_to_one_visitor_in_their_language(monkeypatch):
+    doc = Document()
+    doc.hold()  # as Panel's worker makes it (panel.io.pyodide.init_doc)
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        keep(app)
+        assert doc.callbacks._held_events  # the build's changes, held
+        walks = []
+        recompute = doc.models.recompute
+        monkeypatch.setattr(doc.models, "recompute", lambda: walks.append(1) or recompute())
+
+        assert welcome("cs-CZ") is app
+        assert (app.tr.lang, app.lang.value) == ("cs", "cs")
+        # every new tooltip made one walk over the document's models before Binder froze them
+        assert len(walks) == 1
+        # held again for the page, with nothing to send it twice: the document has it all
+        assert doc.callbacks.hold_value == "combine" and doc.callbacks._held_events == []
+        text = json.dumps(doc.to_json(), ensure_ascii=False)
+        assert '"Hodit"' in text and "Hod: " in text and '"Roll"' not in text
+
+        with pytest.raises(RuntimeError, match="no prepared app"):
+            welcome("en")  # one app, one visitor
+
+
+def test_a_language_switch_walks_the_document_once(monkeypatch):
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        walks = []
+        recompute = doc.models.recompute
+        monkeypatch.setattr(doc.models, "recompute", lambda: walks.append(1) or recompute())
+        app.lang.value = "ru"  # the visitor taps a language
+        assert len(walks) == 1 and app.tr.lang == "ru"
+        assert "Бросить" in json.dumps(doc.to_json(), ensure_ascii=False)
 
 
 def test_the_app_starts_in_the_language_the_loading_screen_chose(monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
@@ -33,8 +34,12 @@ class Binder:
         tr.param.watch(self._refresh, "lang")
 
     def _refresh(self, *_: Any) -> None:
-        for update in self._updates:
-            update()
+        # A text can bring a new model (a button's description is a tooltip), and Bokeh walks all
+        # of the document's models for each one; frozen, it walks them once, at the end.
+        doc = pn.state.curdoc
+        with doc.models.freeze() if doc is not None else nullcontext():
+            for update in self._updates:
+                update()
 
     def on_lang(self, update: Callable[[], None]) -> None:
         """Run ``update`` now and after every language change."""
