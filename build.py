@@ -19,8 +19,8 @@ another host. The steps:
    BokehJS / Panel assets, our worker (``static/worker.js``), loading screen,
    web manifest and a service worker that pre-caches every file of the site;
 4. make the interpreter snapshot the worker restores instead of booting (Pyodide
-   in Node: every wheel installed, Panel and the app imported and drawn once),
-   and check it by running the app on a restored copy;
+   in Node: every wheel installed, the app built and its document serialised for
+   each language), and check it by running the app on a restored copy;
 5. check the result: every referenced file exists, and no fetched URL
    (``src``/``href``/``url()``/``@import``/``import``/``importScripts``/
    ``fetch``/``indexURL``/``micropip.install``/Bokeh stylesheet ``url``)
@@ -94,12 +94,6 @@ PURE_WHEELS = {
     "xyzservices": "2026.9.1",
     "packaging": "26.2",
     "typing-extensions": "4.15.0",
-    "markdown": "3.11.3",
-    "markdown-it-py": "4.3.0",
-    "mdurl": "0.1.2",
-    "linkify-it-py": "2.2.0",
-    "uc-micro-py": "2.0.0",
-    "mdit-py-plugins": "0.7.0",
     "tqdm": "4.70.1",
     "segno": "1.6.6",  # QR codes for share links (webapp/qr.py)
 }
@@ -117,14 +111,21 @@ NOT_SHIPPED = {
     "pillow": "bokeh's image helpers only",
     "requests": "panel's remote file helpers only",
     "pyodide-http": "only for requests",
+    # panel's Markdown pane (and its notebook renderer) only: the app draws HTML panes
+    "markdown": "panel's Markdown pane only",
+    "markdown-it-py": "panel's Markdown pane only",
+    "mdit-py-plugins": "panel's Markdown pane only",
+    "linkify-it-py": "panel's Markdown pane only",
 }
 NOT_SHIPPED = {k: v for k, v in NOT_SHIPPED.items() if v and k not in LOCK_PACKAGES}
 
-# Files dropped from wheels: tests, type stubs, static JS/CSS the page loads as separate files, and
-# the TypeScript sources of Panel's models (compiled into panel.min.js; never read at run time).
+# Files dropped from wheels: tests, type stubs, static JS/CSS the page loads as separate files, the
+# TypeScript sources of Panel's models (compiled into panel.min.js; never read at run time), and
+# the JupyterLab extension's bundles and Panel's npm lock (only their package.json is read).
 WHEEL_DROP = re.compile(
     r"(^|/)(tests?|__pycache__)/|\.pyi$|\.map$"
     r"|^panel/dist/|^bokeh/server/static/|^bokeh/sampledata/|^panel/(models/.*|index)\.ts$"
+    r"|^pyviz_comms/labextension/(static|schemas)/|^panel/package-lock\.json$"
 )
 
 # Where the CDN URLs of `panel convert`'s output come from, inside the pinned wheels.
@@ -523,14 +524,15 @@ def precompile_wheels(core: Path, wheels: list[Path]) -> None:
 # --------------------------------------------------------------------------- interpreter snapshot
 
 # The site ships a memory snapshot of a Pyodide interpreter that has every wheel installed and
-# has run the page's code up to writing the document: the app is built, in English, for nobody
-# yet (webapp/startup.py). The browser's worker restores it instead of booting Python, installing
-# the wheels, importing Panel and building the app; it only switches the app to the visitor's
-# language and writes the document (WELCOME_PY), so a first visit starts about as fast as a later
-# one. It is made here, by the same Pyodide release in Node, and checked by restoring it and
-# running what the worker runs, in Russian. Files live outside the interpreter's
-# memory, so the snapshot carries those a restored interpreter may still read (modules it has not
-# imported, data files, translations); the modules it holds in memory are left out.
+# has run the page's code up to writing the document, once for each language: an app per language
+# is built and its document serialised, for nobody yet (webapp/startup.py). The browser's worker
+# restores it instead of booting Python, installing the wheels, importing Panel, building the app
+# and serialising its document; it only hands out the visitor's language's app (WELCOME_PY), so a
+# first visit starts about as fast as a later one. It is made here, by the same Pyodide release in
+# Node, and checked by restoring it and running what the worker runs, in Russian, then using the
+# app (SNAPSHOT_USE_PY). Files live outside the interpreter's memory, so the snapshot carries
+# those a restored interpreter may still read (modules it has not imported, data files,
+# translations); the modules it holds in memory, and the installers' RECORD lists, are left out.
 #
 # Shipped as one container, gzip-compressed by us (any static host serves it as is) and cut into
 # parts small enough for every browser's HTTP cache (so the service worker's pre-cache finds them
@@ -580,7 +582,8 @@ random.seed()`);
     py.globals.set("kostka_language", "ru");
     const [docs] = (await py.runPythonAsync(job.code)).toJs();
     const text = JSON.stringify(JSON.parse(docs));  // its Russian unescaped
-    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c")}));
+    const rolls = py.runPython(job.use);  // and the app works on: rolls, switches language
+    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c"), rolls}));
   }
 })().catch((e) => { console.error(e); process.exit(1); });
 """
@@ -600,7 +603,20 @@ del panel_root
 import panel
 import panel.io.pyodide
 """
-# then the page's code up to writing the document (webapp/startup.py), then:
+# then the page's code up to writing the document (its app is English), then:
+SNAPSHOT_LANGUAGES_PY = r"""
+import os
+from panel.io.pyodide import _doc_json, init_doc
+from webapp.i18n import LANGUAGES
+from webapp.startup import prepared_languages, write_prepared
+for language in LANGUAGES:  # an app for each, in a document of its own, as the page's code makes it
+    if language not in prepared_languages():
+        init_doc()
+        os.environ["KOSTKA_LANG"] = language
+        serve()  # webapp/app.py
+os.environ.pop("KOSTKA_LANG", None)
+write_prepared(_doc_json)  # the last change to the documents
+"""
 SNAPSHOT_PACK_PY = r"""
 import os, sys, zipfile
 SITE_PACKAGES = "/lib/python3.12/site-packages"
@@ -612,18 +628,26 @@ with zipfile.ZipFile("/tmp/files.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=
     for folder, dirs, files in sorted(os.walk(SITE_PACKAGES)):
         for name in sorted(files):
             path = f"{folder}/{name}"
-            if path not in held:
+            if path not in held and not path.endswith(".dist-info/RECORD"):  # read by installers only
                 out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1:]), open(path, "rb").read(), zipfile.ZIP_DEFLATED, 9)
 del held
 """
-# What a restored interpreter runs in the worker (static/worker.js): the prepared app is handed to
-# the visitor, in the language the loading screen chose, and its document written for the page.
+# What a restored interpreter runs in the worker (static/worker.js): the prepared app of the
+# language the loading screen chose is handed to the visitor, its document as already written.
 WELCOME_PY = r"""
 from panel.io.pyodide import write_doc
 from webapp.startup import welcome
-welcome(kostka_language)
-del kostka_language
-await write_doc()
+welcome(globals().pop("kostka_language")) or await write_doc()
+"""
+# ...and what the build's check does next with the visitor's app: a roll in each system, another language
+SNAPSHOT_USE_PY = r"""
+from webapp.models import SYSTEMS
+from webapp.startup import visitor
+for system in SYSTEMS:
+    visitor.state.system = system
+    visitor.view_of(system).roll()
+visitor.lang.value = "cs"
+len(visitor.state.rolls.log.entries)
 """
 
 
@@ -681,12 +705,13 @@ def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[Path]:
     work.mkdir(parents=True)
     job = {"pyodide": str(core), "memory": str(work / "memory.bin"), "files": str(work / "files.zip")}
     run_snapshot_job({**job, "mode": "make", "wheels": [str(w) for w in wheels], "panelRoot": PANEL_ROOT,
-                      "python": [SNAPSHOT_INSTALL_PY, prepared_page_code(code), SNAPSHOT_PACK_PY]},
+                      "python": [SNAPSHOT_INSTALL_PY, prepared_page_code(code), SNAPSHOT_LANGUAGES_PY, SNAPSHOT_PACK_PY]},
                      "making the interpreter snapshot")
     # what the worker runs on a restored copy, in Russian: the app must be there, switch language
     # and draw (and so read the files it needs)
-    result = json.loads(run_snapshot_job({**job, "mode": "check", "code": WELCOME_PY}, "running the app on the restored snapshot"))
-    if not (result["docs"] > 10_000 and result["roll"]):
+    result = json.loads(run_snapshot_job({**job, "mode": "check", "code": WELCOME_PY, "use": SNAPSHOT_USE_PY},
+                                         "running the app on the restored snapshot"))
+    if not (result["docs"] > 10_000 and result["roll"] and result["rolls"] == 3):
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
     with zipfile.ZipFile(work / "files.zip") as zf:
         files = [(info.filename, zf.read(info)) for info in zf.infolist()]

@@ -148,9 +148,10 @@ async function installWheels(pyodide, wheels) {
 
 // ---- the interpreter: restored from the site's memory snapshot, else booted afresh.
 // build.py makes the snapshot with this Pyodide release: every wheel installed, Panel imported,
-// and the page's code run up to writing the document, so the app is built, in English, for
-// nobody yet (webapp/startup.py); a restore only switches it to the visitor's language
-// (KOSTKA.welcome). It holds no page, no address and no stored character.
+// and the page's code run up to writing the document once for each language, so an app per
+// language is built and its document serialised for nobody yet (webapp/startup.py); a restore
+// only hands out the visitor's language's app and sends its document as written (KOSTKA.welcome).
+// It holds no page, no address and no stored character.
 // Files live outside the interpreter's memory: the snapshot holds those it may still read.
 // Seeds do not come from the interpreter's state (engine.rng draws each one from the browser's
 // crypto source), and Python's own `random` is reseeded after the restore. A start that fails

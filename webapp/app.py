@@ -50,14 +50,21 @@ def main() -> KostkaApp:
     return app
 
 
-if __name__.startswith("bokeh") or __name__ == "__main__":
+def serve() -> KostkaApp:
+    """Draw a new app into the current document: a page of Panel's server, or the static site's."""
     # Bokeh walks every model of the document each time a root is added (the app, its location…):
     # frozen, it walks them once, at the end.
     with pn.state.curdoc.models.freeze() if pn.state.curdoc is not None else nullcontext():
         app = main()
         app.servable(title="Kostka")
     if sys.platform == "emscripten":
-        # The static site's interpreter snapshot is taken here: its visitors start from this app.
+        # The static site's interpreter snapshot is taken after this: its visitors start from
+        # this app (webapp/startup.py).
         from webapp.startup import keep
 
         keep(app)
+    return app
+
+
+if __name__.startswith("bokeh") or __name__ == "__main__":
+    serve()

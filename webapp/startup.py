@@ -2,50 +2,91 @@
 
 The static site's worker (``static/worker.js``) starts from a memory snapshot of the interpreter
 that ``build.py`` takes after running the page's code (``webapp/app.py`` as ``panel convert``
-wraps it) up to, not including, writing the document for the page: the app is built and its
-Bokeh document made, in English, for nobody yet. :func:`keep` marks that app. A restored
-interpreter then has only :func:`welcome` left to run before the document is written: the app
-switches to the visitor's language, which is a fraction of building it.
+wraps it) up to, not including, writing the document for the page, and then serving the app once
+more for each of the other languages: one app per language is built, its Bokeh document made and
+serialised (:func:`write_prepared`), for nobody yet. :func:`keep` marks each such app. A restored
+interpreter then has only :func:`welcome` left to run: it hands out the visitor's language's app
+and its document as already written, which is a small fraction of building and writing it.
 
-The prepared app holds no visitor's data: the address, the browser's storage and the theme reach
-it once the page is drawn (``KostkaApp.page_ready``), as they do after a fresh boot. Roll seeds are
+A prepared app holds no visitor's data: the address, the browser's storage and the theme reach it
+once the page is drawn (``KostkaApp.page_ready``), as they do after a fresh boot. Roll seeds are
 drawn from the browser's crypto source when a roll is made, never from the interpreter's state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bokeh.document import Document
+from bokeh.io.doc import set_curdoc
 from panel.io.state import state
 
 from webapp.i18n import normalise_language
 from webapp.views.shell import KostkaApp
 
-__all__ = ["keep", "welcome"]
+__all__ = ["keep", "prepared_languages", "visitor", "welcome", "write_prepared"]
 
-_prepared: KostkaApp | None = None
+#: The JSON texts Panel's worker sends the page to draw a document: the document, its render
+#: items and its roots' ids (``panel.io.pyodide.write_doc``).
+Written = tuple[str, str, str]
+
+
+@dataclass
+class _Prepared:
+    app: KostkaApp
+    doc: Document
+    written: Written | None = None
+
+
+_prepared: dict[str, _Prepared] = {}
+#: The app handed out by :func:`welcome`, if any.
+visitor: KostkaApp | None = None
 
 
 def keep(app: KostkaApp) -> None:
-    """Remember ``app`` (drawn into the current document) for :func:`welcome`."""
-    global _prepared
-    _prepared = app
+    """Remember ``app``, drawn into the current document, for a visitor of its language."""
+    doc = state.curdoc
+    if doc is None:
+        raise RuntimeError("the app is not drawn into a document")
+    _prepared[app.tr.lang] = _Prepared(app, doc)
 
 
-def welcome(language: str) -> KostkaApp:
-    """Hand the prepared app to the visitor, in ``language``; the document is ready to be written.
+def prepared_languages() -> list[str]:
+    return list(_prepared)
 
-    Raises RuntimeError when there is no prepared app, or it was handed out already.
+
+def write_prepared(serialise: Callable[[Document], Written]) -> None:
+    """Serialise each prepared document now with ``serialise``, as Panel's worker does for the page
+    (``panel.io.pyodide._doc_json``). Nothing may change the documents after this."""
+    for prepared in _prepared.values():
+        prepared.written = serialise(prepared.doc)
+
+
+def welcome(language: str) -> Written | None:
+    """Hand the prepared app of ``language`` to the visitor and make its document the current one.
+
+    Returns the document as written when it was prepared. Where no app of that language was
+    prepared, another one is switched to it and None is returned: the document is then still to
+    be written (``panel.io.pyodide.write_doc``). Raises RuntimeError when no app is left.
     """
-    global _prepared
-    app, doc = _prepared, state.curdoc
-    if app is None or doc is None:
+    global visitor
+    lang = normalise_language(language)
+    if not _prepared:
         raise RuntimeError("no prepared app to hand out")
-    _prepared = None
+    prepared = _prepared.pop(lang, None) or _prepared.pop(next(iter(_prepared)))
+    _prepared.clear()  # one visitor; the other languages' apps are never drawn
+    app, doc, written = prepared.app, prepared.doc, prepared.written
+    set_curdoc(doc)
+    state.curdoc = doc
     # Panel's worker holds the document's changes until the page has drawn it, then sends them.
-    # Every change made here is in the document the page is about to get, and nothing listens yet:
-    # the switch runs unheld, each change handled at once as on Panel's server, and the page is
-    # not sent them again once it is linked.
+    # Every change made so far is in the document the page is about to get, and nothing listens
+    # yet: a language switch runs unheld, each change handled at once as on Panel's server, and
+    # the page is not sent them again once it is linked.
     doc.unhold()
-    app.tr.lang = normalise_language(language)
+    if app.tr.lang != lang:
+        app.tr.lang = lang
+        written = None
     # Panel's own hold(), which a JS component's update uses, ends on a document not yet drawn by
     # leaving its changes queued, to be delivered after that update has stopped waiting for their
     # echoes (which would then look like the page's own changes). On a drawn document they would
@@ -53,4 +94,7 @@ def welcome(language: str) -> KostkaApp:
     # document's queue when it patches stylesheets (panel.io.resources).
     doc.callbacks._held_events = []
     doc.hold()  # as the worker had it, for what happens before the page is linked
-    return app
+    if written is not None:
+        doc._session_context = None  # as write_doc leaves it: the page's changes apply at once
+    visitor = app
+    return written

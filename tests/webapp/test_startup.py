@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from bokeh.document import Document
-from panel.io.state import set_curdoc
+from bokeh.io.doc import curdoc as bokeh_curdoc
+from panel.io.state import set_curdoc, state
 
-from webapp.startup import keep, welcome
+from webapp import startup
+from webapp.startup import keep, prepared_languages, welcome, write_prepared
 from webapp.views.shell import KostkaApp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +27,7 @@ STANDINS = ROOT / "static" / "standins"
 WITH_STANDINS = r"""
 import json, sys
 from bokeh.document import Document
+from bokeh.io.doc import curdoc as bokeh_curdoc
 from webapp.models import SYSTEMS
 from webapp.views.shell import KostkaApp
 
@@ -36,11 +39,15 @@ for system in SYSTEMS:
     app.state.system = system
     app.view_of(system).roll()
     rolled[system] = len(app.state.rolls.log.entries)
+app.view_of("fate").switch.value = "fight"  # the fight screen
+app.lang.value = "cs"
 size = len(json.dumps(doc.to_json()))
 print(json.dumps({
     "standins": {name: getattr(sys.modules.get(name), "__kostka_standin__", False) for name in STANDINS},
     "rolled": rolled, "size": size,
     "real_modules": sorted(m for m in sys.modules if m.startswith(("numpy.", "narwhals._", "bleach._", "html5lib"))),
+    # not shipped at all (build.NOT_SHIPPED): only Panel's Markdown pane uses them
+    "unshipped": sorted(m for m in sys.modules if m.split(".")[0] in ("markdown", "markdown_it", "mdit_py_plugins", "linkify_it", "uc_micro", "mdurl")),
 }))
 """
 STANDIN_NAMES = ["numpy", "pandas", "narwhals", "bleach"]
@@ -56,6 +63,7 @@ def test_the_app_draws_rolls_and_serialises_with_the_stand_ins():
     assert report["rolled"] == {"one-ring": 1, "gurps": 2, "fate": 3}
     assert report["size"] > 50_000
     assert report["real_modules"] == []
+    assert report["unshipped"] == []
 
 
 def stand_in(module: str):
@@ -125,29 +133,67 @@ def test_the_numpy_stand_in_answers_no_and_refuses_everything_else():
         raise AssertionError("numpy.isnan answered")
 
 
-def test_a_prepared_app_is_handed_to_one_visitor_in_their_language(monkeypatch):
+def _serialise(doc):  # a stand-in for panel.io.pyodide._doc_json, which needs a browser
+    return json.dumps(doc.to_json()), "[]", json.dumps([root.id for root in doc.roots])
+
+
+def _prepared_app(lang: str) -> tuple[KostkaApp, Document]:
+    """An app drawn as the page's code draws it in the static site's worker (init_doc, main)."""
     doc = Document()
-    doc.hold()  # as Panel's worker makes it (panel.io.pyodide.init_doc)
+    doc.hold()
     with set_curdoc(doc):
         app = KostkaApp()
+        app.tr.lang = lang
         doc.add_root(app.__panel__().get_root(doc))
         keep(app)
-        assert doc.callbacks._held_events  # the build's changes, held
-        walks = []
-        recompute = doc.models.recompute
-        monkeypatch.setattr(doc.models, "recompute", lambda: walks.append(1) or recompute())
+    assert doc.callbacks._held_events  # the build's changes, held
+    return app, doc
 
-        assert welcome("cs-CZ") is app
-        assert (app.tr.lang, app.lang.value) == ("cs", "cs")
-        # every new tooltip made one walk over the document's models before Binder froze them
-        assert len(walks) == 1
-        # held again for the page, with nothing to send it twice: the document has it all
-        assert doc.callbacks.hold_value == "combine" and doc.callbacks._held_events == []
-        text = json.dumps(doc.to_json(), ensure_ascii=False)
-        assert '"Hodit"' in text and "Hod: " in text and '"Roll"' not in text
 
-        with pytest.raises(RuntimeError, match="no prepared app"):
-            welcome("en")  # one app, one visitor
+@pytest.fixture
+def page_doc(monkeypatch):
+    """No prepared app before; after, put back the current document that welcome() sets."""
+    from bokeh.io.state import curstate
+
+    monkeypatch.setattr(startup, "_prepared", {})
+    monkeypatch.setattr(startup, "visitor", None)
+    monkeypatch.setattr(curstate(), "_document", curstate().document)
+    with set_curdoc(None):
+        yield
+
+
+def test_each_language_has_its_app_prepared_and_written(page_doc):
+    prepared = {lang: _prepared_app(lang) for lang in ("en", "ru", "cs")}
+    assert prepared_languages() == ["en", "ru", "cs"]
+    write_prepared(_serialise)
+    app, doc = prepared["ru"]
+    written = _serialise(doc)
+
+    assert welcome("ru-RU") == written  # as written before: no need to serialise it again
+    assert startup.visitor is app
+    assert state.curdoc is doc and bokeh_curdoc() is doc
+    # held again for the page, with nothing queued to send it twice: the document has it all
+    assert doc.callbacks.hold_value == "combine" and doc.callbacks._held_events == []
+    assert doc.session_context is None  # as Panel's write_doc leaves it
+    assert "Бросить" in json.dumps(json.loads(written[0]), ensure_ascii=False)
+    with pytest.raises(RuntimeError, match="no prepared app"):
+        welcome("en")  # one visitor: the other languages' apps are let go
+
+
+def test_a_language_without_a_prepared_app_is_switched_to(page_doc, monkeypatch):
+    app, doc = _prepared_app("en")
+    write_prepared(_serialise)
+    walks = []
+    recompute = doc.models.recompute
+    monkeypatch.setattr(doc.models, "recompute", lambda: walks.append(1) or recompute())
+
+    assert welcome("cs-CZ") is None  # the document is still to be written
+    assert startup.visitor is app and (app.tr.lang, app.lang.value) == ("cs", "cs")
+    # every new tooltip made one walk over the document's models before Binder froze them
+    assert len(walks) == 1
+    assert doc.callbacks.hold_value == "combine" and doc.callbacks._held_events == []
+    text = json.dumps(doc.to_json(), ensure_ascii=False)
+    assert '"Hodit"' in text and "Hod: " in text and '"Roll"' not in text
 
 
 def test_a_language_switch_walks_the_document_once(monkeypatch):
