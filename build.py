@@ -707,8 +707,8 @@ def make_snapshot(core: Path, wheels: list[Path], code: str) -> list[Path]:
     run_snapshot_job({**job, "mode": "make", "wheels": [str(w) for w in wheels], "panelRoot": PANEL_ROOT,
                       "python": [SNAPSHOT_INSTALL_PY, prepared_page_code(code), SNAPSHOT_LANGUAGES_PY, SNAPSHOT_PACK_PY]},
                      "making the interpreter snapshot")
-    # what the worker runs on a restored copy, in Russian: the app must be there, switch language
-    # and draw (and so read the files it needs)
+    # what the worker runs on a restored copy, in Russian: the Russian app's document must come
+    # out; then that app rolls in each system and switches to Czech (reading the files they need)
     result = json.loads(run_snapshot_job({**job, "mode": "check", "code": WELCOME_PY, "use": SNAPSHOT_USE_PY},
                                          "running the app on the restored snapshot"))
     if not (result["docs"] > 10_000 and result["roll"] and result["rolls"] == 3):
