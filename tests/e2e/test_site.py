@@ -132,10 +132,6 @@ def runtime(page: Page) -> str | None:
     return page.locator("html").get_attribute("data-kostka-runtime")
 
 
-def site_file(site: Path, name: str) -> bytes:
-    return (site / build.PYODIDE_SITE_DIR / name).read_bytes()
-
-
 # ---- tests
 
 
