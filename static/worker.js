@@ -74,6 +74,11 @@ async function decompress(data, format) {
   return new Uint8Array(await new Response(stream.readable).arrayBuffer());
 }
 
+function safePath(path) {
+  // a relative path that stays inside site-packages: no empty, "." or ".." part
+  return typeof path === "string" && !path.split("/").some((part) => part === "" || part === "." || part === "..");
+}
+
 function zipEntries(bytes, file) {
   // [name, method, compressed bytes] from the zip's central directory
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -106,7 +111,7 @@ async function wheelFiles(entry) {
   const files = [];
   for (const [name, method, data] of zipEntries(await fetchChecked(entry), entry.file)) {
     if (name.endsWith("/") || /^[^/]+\.data\//.test(name)) continue;  // folders; data for Jupyter and man pages
-    if (name.split("/").some((part) => part === "" || part === "." || part === "..")) throw new Error(`${entry.file}: bad path ${name}`);
+    if (!safePath(name)) throw new Error(`${entry.file}: bad path ${name}`);
     if (/\.so(\.|$)/.test(name)) throw new Error(`${entry.file} holds a shared library`);
     if (method !== 0 && method !== 8) throw new Error(`${entry.file}: zip method ${method}`);
     files.push([`${SITE_PACKAGES}/${name}`, method === 8 ? await decompress(data, "deflate-raw") : data]);
@@ -209,7 +214,7 @@ function unpackSnapshot(bytes) {
     at += index.memory;
     const files = [];
     for (const [path, size] of index.files) {
-      if (typeof path !== "string" || path.split("/").some((part) => part === "" || part === "." || part === "..") || !(size >= 0)) return null;
+      if (!safePath(path) || !(size >= 0)) return null;
       files.push([`${SITE_PACKAGES}/${path}`, bytes.subarray(at, at + size)]);
       at += size;
     }
