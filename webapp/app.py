@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
 from functools import partial
 
 try:  # running from a source checkout without installing the package
@@ -17,7 +16,7 @@ except ImportError:  # pragma: no cover - depends on how the app is started
 import panel as pn
 
 from webapp.i18n import normalise_language
-from webapp.views.common import APP_CSS, APP_CSS_FILE
+from webapp.views.common import APP_CSS, APP_CSS_FILE, models_frozen
 from webapp.views.shell import KostkaApp
 
 if sys.platform == "emscripten":
@@ -52,9 +51,7 @@ def main() -> KostkaApp:
 
 def serve() -> KostkaApp:
     """Draw a new app into the current document: a page of Panel's server, or the static site's."""
-    # Bokeh walks every model of the document each time a root is added (the app, its location…):
-    # frozen, it walks them once, at the end.
-    with pn.state.curdoc.models.freeze() if pn.state.curdoc is not None else nullcontext():
+    with models_frozen(pn.state.curdoc):  # its roots: the app, its location…
         app = main()
         app.servable(title="Kostka")
     if sys.platform == "emscripten":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,7 +15,7 @@ from engine import InputError
 
 from ..i18n import N_, Translator, error_text
 
-__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox", "html_pane", "select"]
+__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox", "html_pane", "models_frozen", "select"]
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
 #: controls, readable type, colours from the page palette, the dice. The static site serves it under
@@ -23,6 +23,12 @@ __all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox
 #: text (which made the first page's document five times bigger).
 APP_CSS_FILE = "kostka.css"
 APP_CSS = (Path(__file__).resolve().parents[1] / APP_CSS_FILE).read_text(encoding="utf-8")
+
+
+def models_frozen(doc: Any) -> AbstractContextManager:
+    """While it lasts, Bokeh walks the document's models once, at the end, instead of each time a
+    model is added (a root, a tooltip…). No document (plain Python): nothing to freeze."""
+    return doc.models.freeze() if doc is not None else nullcontext()
 
 
 class Binder:
@@ -34,10 +40,8 @@ class Binder:
         tr.param.watch(self._refresh, "lang")
 
     def _refresh(self, *_: Any) -> None:
-        # A text can bring a new model (a button's description is a tooltip), and Bokeh walks all
-        # of the document's models for each one; frozen, it walks them once, at the end.
-        doc = pn.state.curdoc
-        with doc.models.freeze() if doc is not None else nullcontext():
+        # a text can bring a new model: a button's description is a tooltip
+        with models_frozen(pn.state.curdoc):
             for update in self._updates:
                 update()
 
