@@ -1,0 +1,172 @@
+"""Table-side response times of the built static site, timed inside the page.
+
+    python benchmarks/bench_table.py [--runs 3] [--throttle 4]
+
+Serves site/ as ``bench_site.py`` does, starts the app in Debian's chromium at 1024×768 and
+measures, each time from the click inside the page until the frame that shows its effect:
+
+- tap to feedback: the click until the browser paints the next frame (the tap is answered at
+  once when nothing blocks the page's main thread);
+- first roll: the first one-tap roll after start-up (Awareness in The One Ring) until its
+  result is on screen; later rolls: the same button again;
+- switching system (The One Ring → GURPS, and back), switching language (English → Русский,
+  and back), opening the fight screen of Fate & Doom, one attack in a fight.
+
+``--throttle 4`` slows Chromium's CPU four times (CDP ``Emulation.setCPUThrottlingRate``), as
+a mid-range tablet. Prints a Markdown table of medians; timings depend on how busy the machine is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+import bench_site  # noqa: E402
+
+# One helper in the page: click the first element that ``pick`` finds, then wait until ``done``
+# finds an element whose text differs from what it was before the click, and resolve in the frame
+# that shows it. Bokeh draws inside shadow roots, so both walk through them.
+TIMED_CLICK_JS = """
+async ([pick, done]) => {
+  const all = (root, out = []) => {
+    for (const el of root.querySelectorAll("*")) {
+      out.push(el);
+      if (el.shadowRoot) all(el.shadowRoot, out);
+    }
+    return out;
+  };
+  const find = (spec) => {
+    const els = all(document);
+    if (spec.testid) return els.find((el) => el.dataset && el.dataset.testid === spec.testid);
+    if (spec.label) return els.find((el) => el.tagName === "BUTTON" && (el.getAttribute("aria-label") || "").trim() === spec.label);
+    return els.find((el) => (spec.tag ? el.tagName === spec.tag : true) && el.textContent.trim() === spec.text);
+  };
+  const target = find(pick);
+  if (!target) throw new Error("nothing to click: " + JSON.stringify(pick));
+  const before = (find(done) || {innerText: null}).innerText;
+  return await new Promise((resolve, reject) => {
+    let t0 = 0, feedback = null, finished = false;
+    const check = () => {
+      if (finished) return;
+      const now = find(done);
+      if (now && now.innerText !== before && now.getClientRects().length) {
+        finished = true;
+        requestAnimationFrame(() => resolve({feedback, result: performance.now() - t0}));
+      } else {
+        requestAnimationFrame(check);
+      }
+    };
+    setTimeout(() => { finished = true; reject(new Error("no effect within 60 s: " + JSON.stringify(done))); }, 60000);
+    t0 = performance.now();
+    target.click();
+    requestAnimationFrame(() => { feedback = performance.now() - t0; check(); });
+  });
+}
+"""
+
+ONE_RING = {"tag": "BUTTON", "text": "The One Ring"}
+GURPS = {"tag": "BUTTON", "text": "GURPS"}
+FATE = {"tag": "BUTTON", "text": "Fate & Doom"}
+RUSSIAN = {"tag": "BUTTON", "text": "Русский"}
+ENGLISH = {"tag": "BUTTON", "text": "English"}
+
+
+def timed(page, pick: dict, done: dict) -> dict:
+    return page.evaluate(TIMED_CLICK_JS, [pick, done])
+
+
+def one_tap_roll(page) -> dict:
+    """The one-tap roll beside a skill: by its accessible name where the screen gives one, else the
+    first ⚄ button (the One Ring's first skill)."""
+    named = page.get_by_role("button", name="Roll Awareness")
+    pick = {"label": "Roll Awareness"} if named.count() else {"tag": "BUTTON", "text": "⚄"}
+    return timed(page, pick, {"testid": "roll-result"})
+
+
+def measure(page, results: dict[str, list[float]]) -> None:
+    page.get_by_role("button", name="The One Ring", exact=True).wait_for()
+    first = one_tap_roll(page)
+    results["feedback"].append(first["feedback"])
+    results["first roll"].append(first["result"])
+    for _ in range(3):
+        page.wait_for_timeout(300)
+        later = one_tap_roll(page)
+        results["feedback"].append(later["feedback"])
+        results["later rolls"].append(later["result"])
+    for pick, done in ((GURPS, {"testid": "effective-skill"}), (ONE_RING, {"testid": "p-success"})):
+        page.wait_for_timeout(300)
+        results["switch system"].append(timed(page, pick, done)["result"])
+    for pick, done in ((RUSSIAN, {"tag": "BUTTON", "text": "Единое Кольцо"}), (ENGLISH, ONE_RING)):
+        page.wait_for_timeout(300)
+        results["switch language"].append(timed(page, pick, done)["result"])
+    page.wait_for_timeout(300)
+    timed(page, FATE, {"testid": "p-success"})
+    page.get_by_label("Name", exact=True).first.fill("Ada")  # a hero joins a fight by name
+    page.wait_for_timeout(1000)
+    results["open fight"].append(timed(page, {"tag": "BUTTON", "text": "Fight"}, {"testid": "encounter-status"})["result"])
+    for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
+        page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=name).first.click()
+        page.wait_for_timeout(1500)
+        page.locator(f".place-{where} button").click()
+        page.wait_for_timeout(1500)
+    page.get_by_role("button", name="Start the fight").first.click()
+    page.get_by_test_id("fight-status").wait_for()
+    for _ in range(2):
+        page.wait_for_timeout(300)
+        results["fight attack"].append(timed(page, {"tag": "BUTTON", "text": "Attack"}, {"testid": "fight-step"})["result"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--throttle", type=float, default=1.0, help="CPU slow-down factor (4 = a mid-range tablet)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    build = bench_site.build
+    if not build.is_up_to_date():
+        build.build()
+    httpd, url = bench_site.serve()
+    url += "?lang=en"
+    keys = ("feedback", "first roll", "later rolls", "switch system", "switch language", "open fight", "fight attack")
+    results: dict[str, list[float]] = {k: [] for k in keys}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"),
+                                    args=bench_site.CHROMIUM_ARGS)
+        for _ in range(args.runs):
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+            page = context.new_page()
+            page.goto(url)
+            bench_site.wait_ready(page)
+            bench_site.wait_cached(page)
+            page.reload()  # a returning player: the offline copy and the snapshot
+            bench_site.wait_ready(page)
+            if args.throttle != 1:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            measure(page, results)
+            context.close()
+        browser.close()
+    httpd.shutdown()
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Chromium headless 1024×768, CPU throttled {args.throttle:g}×, {args.runs} starts, "
+          f"load average {load:.1f} on {os.cpu_count()} CPUs\n")
+    goals = {"feedback": "one frame", "first roll": "100 ms", "later rolls": "100 ms", "switch system": "300 ms",
+             "switch language": "500 ms", "open fight": "300 ms", "fight attack": "150 ms"}
+    print("| measure | median | n | goal |")
+    print("|:--|--:|--:|--:|")
+    for key in keys:
+        values = results[key]
+        median = f"{statistics.median(values):.0f} ms" if values else "—"
+        print(f"| {key} | {median} | {len(values)} | {goals[key]} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
