@@ -1101,6 +1101,8 @@ def gzipped(path: str, mtime: float, size: int) -> bytes:
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    # A request line without a version gets its error with a status line (not HTTP/0.9's bare body).
+    default_request_version = "HTTP/1.0"
 
     def __init__(self, *args, directory=None, **kwargs):
         super().__init__(*args, directory=str(directory or SITE), **kwargs)
@@ -1145,8 +1147,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         if getattr(self, "etag", None):
             self.send_header("ETag", self.etag)
-        # sw.js must be re-checked on every visit so a new build replaces the old cache
-        if self.path.split("?")[0].endswith("sw.js"):
+        # sw.js must be re-checked on every visit so a new build replaces the old cache. (An error
+        # answered before the request line was read, such as 414 or 400, has no path.)
+        if getattr(self, "path", "").split("?")[0].endswith("sw.js"):
             self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 

@@ -80,42 +80,54 @@
   const start = performance.now();
   let started;  // resolved once the app is on the screen (or could not start)
   const appStarted = new Promise((resolve) => { started = resolve; });
+  // The page's HTML is a megabyte: the worker's first messages and the first ticks can come while
+  // the browser has parsed the loading screen's box but not yet the lines inside it. The screen
+  // is drawn from `state` once all of it is there (its last element, the reload button, or the
+  // whole document), and again on every change and tick; nothing told meanwhile is lost.
   const ui = {
-    state: {step: 0, key: null, detail: ""},
+    state: {step: 0, key: null, detail: "", fraction: 0, error: null},
     offline: "",  // how far the service worker is in saving the site for offline use
     el(id) { return document.getElementById(id); },
+    parsed() { return document.readyState !== "loading" || Boolean(this.el("kostka-loader-reload")); },
     render() {
       const root = this.el("kostka-loader");
-      if (!root) return;
+      if (!root || !this.parsed()) return;
       const s = this.state;
-      if (s.key) {
-        this.el("kostka-loader-step").textContent = fmt(T.step, {n: s.step, total: STEPS, what: T[s.key]});
-      }
       const secs = Math.floor((performance.now() - start) / 1000);
-      this.el("kostka-loader-detail").textContent = (s.detail ? s.detail + " · " : "") + fmt(T.seconds, {s: secs});
+      const text = (id, value) => {
+        const el = this.el(id);
+        if (el) el.textContent = value;
+      };
+      if (s.error !== null) {
+        root.classList.add("kostka-error");
+        root.setAttribute("aria-busy", "false");
+        text("kostka-loader-step", T.error);
+        text("kostka-loader-detail", s.error);
+        const button = this.el("kostka-loader-reload");
+        if (button) {
+          button.textContent = T.reload;
+          button.hidden = false;
+        }
+        return;
+      }
+      if (s.key) text("kostka-loader-step", fmt(T.step, {n: s.step, total: STEPS, what: T[s.key]}));
+      text("kostka-loader-detail", (s.detail ? s.detail + " · " : "") + fmt(T.seconds, {s: secs}));
       const within = Math.max(0, Math.min(1, s.fraction || 0));
-      this.el("kostka-loader-fill").style.width = (Math.max(0, s.step - 1) + within) / STEPS * 100 + "%";
+      const fill = this.el("kostka-loader-fill");
+      if (fill) fill.style.width = (Math.max(0, s.step - 1) + within) / STEPS * 100 + "%";
       const die = this.el("kostka-loader-die");
-      if (die && !root.classList.contains("kostka-error")) die.dataset.face = "526314"[secs % 6];
-      const hint = this.el("kostka-loader-hint");
-      if (hint && document.readyState !== "loading") hint.textContent = this.offline || T.hint;
+      if (die) die.dataset.face = "526314"[secs % 6];
+      if (document.readyState !== "loading") text("kostka-loader-hint", this.offline || T.hint);
     },
     set(step, key, detail, fraction) {
       Object.assign(this.state, {step: step, key: key, detail: detail || "", fraction: fraction || 0});
       this.render();
     },
     error(message) {
-      const root = this.el("kostka-loader");
-      if (!root) return;
-      root.classList.add("kostka-error");
-      root.setAttribute("aria-busy", "false");
-      this.el("kostka-loader-step").textContent = T.error;
-      this.el("kostka-loader-detail").textContent = message || "";
-      const button = this.el("kostka-loader-reload");
-      button.textContent = T.reload;
-      button.hidden = false;
+      this.state.error = String(message || "");
       clearInterval(this.timer);
       document.documentElement.dataset.kostkaLoader = "error";
+      this.render();
       started();
     },
     done() {
@@ -133,7 +145,10 @@
   };
   // tick every second, so the screen never looks frozen
   ui.timer = setInterval(() => ui.render(), 1000);
-  document.addEventListener("DOMContentLoaded", () => ui.state.key || ui.set(1, "runtime"));
+  document.addEventListener("DOMContentLoaded", () => {
+    if (!ui.state.key) Object.assign(ui.state, {step: 1, key: "runtime"});
+    ui.render();  // what was told while the page was arriving
+  });
   document.documentElement.dataset.kostkaLoader = "loading";
 
   // ---- a status line for the offline saving on a first visit, which runs once the app is drawn

@@ -83,3 +83,30 @@ def test_the_service_worker_is_always_rechecked_and_missing_files_are_404(server
     assert status == 200 and headers["cache-control"] == "no-cache"
     assert get(port, "/nothing.js")[0] == 404
     assert get(port, "/app.js", **{"If-Modified-Since": "not a date"})[0] == 200
+
+
+def raw_request(port: int, request: bytes) -> bytes:
+    """What the server answers to ``request`` sent as is (no client library to tidy it up)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize(("request_line", "status"), [
+    pytest.param(b"GET /" + b"a" * 70_000 + b" HTTP/1.1", b"414", id="over-64KB"),  # longer than a request line may be
+    pytest.param(b"GET", b"400", id="no-path"),
+    pytest.param(b"GET / HTTP/1.1 extra", b"400", id="four-words"),
+    pytest.param(b"GET / HTTP/9", b"400", id="bad-version"),
+    pytest.param(b"\x00\xff\xfe", b"400", id="binary"),
+])
+def test_a_request_line_too_long_or_malformed_gets_its_error_status(server, request_line, status):
+    port, _ = server
+    answer = raw_request(port, request_line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    assert answer.split(b"\r\n", 1)[0].split(b" ")[1] == status, answer[:200]
+    assert get(port, "/app.js")[0] == 200  # and the server goes on serving

@@ -19,11 +19,21 @@ from webapp.i18n import normalise_language
 from webapp.views.common import APP_CSS, APP_CSS_FILE, models_frozen
 from webapp.views.shell import KostkaApp
 
-if sys.platform == "emscripten":
-    # The static site serves the stylesheet as a file: one shared link instead of a copy per component.
-    pn.extension(css_files=[APP_CSS_FILE], notifications=False)
-else:
-    pn.extension(raw_css=[APP_CSS], notifications=False)
+#: The static site serves the stylesheet as a file: one shared link instead of a copy per component.
+STYLESHEET = {"css_files": [APP_CSS_FILE]} if sys.platform == "emscripten" else {"raw_css": [APP_CSS]}
+pn.extension(notifications=False, **STYLESHEET)
+
+
+def use_stylesheet() -> None:
+    """Give the current document Kostka's stylesheet. Panel keeps ``pn.extension``'s stylesheets per
+    document, and its server runs this module again for each page, but the static site's snapshot
+    draws one app per language into documents of their own from one run of it (webapp/startup.py):
+    without this, all but the first would be drawn with no stylesheet."""
+    for key, sheets in STYLESHEET.items():
+        current = getattr(pn.config, key)
+        missing = [sheet for sheet in sheets if sheet not in current]
+        if missing:
+            setattr(pn.config, key, [*current, *missing])
 
 
 def main() -> KostkaApp:
@@ -51,6 +61,7 @@ def main() -> KostkaApp:
 
 def serve() -> KostkaApp:
     """Draw a new app into the current document: a page of Panel's server, or the static site's."""
+    use_stylesheet()
     with models_frozen(pn.state.curdoc):  # its roots: the app, its location…
         app = main()
         app.servable(title="Kostka")

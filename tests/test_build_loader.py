@@ -1,0 +1,103 @@
+"""The loading screen (static/loader.js) while the page's HTML is still arriving.
+
+The site's index.html is a megabyte; the loader runs from its <head> and starts the app's worker at
+once, so the worker's first messages, and the loader's one-second tick, can come while the browser
+has parsed the loading screen's box but not yet the lines inside it. A server here sends the page
+up to that point, waits, then sends the rest: the loader must neither throw nor lose what it was
+told meanwhile (the step, or an error).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+pytestmark = pytest.mark.browser
+
+PAUSE = 2.5  # seconds between the two halves of the page: more than two of the loader's ticks
+CUT = 'class="kostka-loader-card">'  # the page is cut inside the loading screen's box
+# A stand-in for the app's worker: it reports step 1 at once, then (when asked by its name) fails.
+WORKER = """
+self.postMessage({type: "kostka-status", step: 1, total: 5, key: "runtime"});
+if (self.name.includes("fail")) self.postMessage({type: "kostka-error", message: "no runtime here", snapshot: null});
+"""
+
+
+def page_html(fail: bool) -> str:
+    overlay = (build.STATIC / "loader.html").read_text(encoding="utf-8")
+    name = "fail" if fail else "ok"
+    return (
+        "<!doctype html><html><head><meta charset=utf-8>\n"
+        '<link rel="stylesheet" href="loader.css">\n'
+        f"<script>localStorage.setItem('kostka.failed-snapshot', '{name}');</script>\n"
+        '<script src="loader.js"></script>\n'
+        f"</head><body>\n{overlay}\n<p id=end>{'x' * 200_000}</p></body></html>"
+    )
+
+
+class TrickleHandler(build.SiteHandler):
+    """build.py's handler, but index.html arrives in two halves, PAUSE seconds apart."""
+
+    def do_GET(self):
+        if not self.path.split("?")[0].endswith("/"):
+            return super().do_GET()
+        body = (Path(self.directory) / "index.html").read_bytes()
+        cut = body.index(CUT.encode()) + len(CUT)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[:cut])
+        self.wfile.flush()
+        time.sleep(PAUSE)
+        self.wfile.write(body[cut:])
+
+
+@pytest.fixture
+def trickle(tmp_path):
+    for name in ("loader.js", "loader.css"):
+        shutil.copy2(build.STATIC / name, tmp_path / name)
+    (tmp_path / "app.js").write_text(WORKER)
+    import functools
+    import http.server
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(TrickleHandler, directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield tmp_path, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["step", "error"])
+def test_the_loader_copes_with_a_page_still_arriving(browser: Browser, trickle, fail):
+    folder, url = trickle
+    (folder / "index.html").write_text(page_html(fail), encoding="utf-8")
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector("#end", state="attached", timeout=30_000)  # the whole page has arrived
+    page.wait_for_timeout(1500)  # and the loader has ticked again since
+    assert errors == []
+    if fail:  # the error reported while the page was arriving is on the screen
+        expect(page.locator("#kostka-loader-step")).to_have_text("Kostka could not start.")
+        expect(page.locator("#kostka-loader-detail")).to_have_text("no runtime here")
+        expect(page.get_by_role("button", name="Reload")).to_be_visible()
+        assert page.locator("html").get_attribute("data-kostka-loader") == "error"
+    else:
+        expect(page.locator("#kostka-loader-step")).to_have_text("Step 1 of 5: Starting the Python runtime…")
+        expect(page.locator("#kostka-loader-detail")).to_contain_text(" s")
+    context.close()
