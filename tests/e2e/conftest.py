@@ -53,3 +53,13 @@ def app_url(tmp_path_factory):
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect():
+    """Assertions wait long enough for a busy two-core machine: a tap may take seconds to come back
+    while other jobs run. (Set per test: a module-level setting holds only for the module imported last.)"""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)
+    yield

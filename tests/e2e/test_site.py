@@ -46,6 +46,15 @@ def system_button(page: Page, system: str):
     return page.get_by_role("button", name=SYSTEMS[system], exact=True)
 
 
+def screen_marker(page: Page, system: str):
+    """Something only the screen of ``system`` shows."""
+    if system == "one-ring":
+        return page.get_by_text("Awareness", exact=True).first
+    if system == "gurps":
+        return page.get_by_test_id("effective-skill").first
+    return page.get_by_role("button", name="Fight", exact=True).first
+
+
 def roll_button(page: Page):
     return page.get_by_role("button", name=ROLL, exact=True).first
 
@@ -121,6 +130,8 @@ def start(page: Page, url: str) -> None:
 def roll_in_each_system(page: Page) -> None:
     for system in SYSTEMS:
         system_button(page, system).click()
+        # the screen has changed (the previous one's odds and Roll button may linger a moment)
+        expect(screen_marker(page, system)).to_be_visible()
         expect(page.get_by_test_id(ODDS).first).to_have_text(re.compile(r"\d+(\.\d+)?\s?%"))
         roll_button(page).click()
         expect(page.get_by_test_id(RESULT).first).to_be_visible()
