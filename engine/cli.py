@@ -79,10 +79,11 @@ def _fate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--difficulty", default="0", help="the difficulty modifier -20..20 (added to 2d6)")
     p.add_argument("--favour", default="0", help="favour points spent 0-30 (subtracted from 2d6)")
     p.add_argument("--favour-held", default=None, help="favour points held (spending more is refused)")
+    p.add_argument("--ties-succeed", action="store_true", help="table option: a result equal to the skill passes (by default it fails)")
 
 
 def _fate_check(a: argparse.Namespace) -> fate.FateCheck:
-    return fate.FateCheck(skill=a.skill, difficulty=a.difficulty, favour_spent=a.favour, favour_held=a.favour_held)
+    return fate.FateCheck(skill=a.skill, difficulty=a.difficulty, favour_spent=a.favour, favour_held=a.favour_held, ties_succeed=a.ties_succeed)
 
 
 def _seed(a: argparse.Namespace) -> int:

@@ -19,6 +19,9 @@ Readings this module uses (see also the README's "Rules readings"):
 - ``automatic`` in a roll record is ``"gandalf"`` whenever the kept feat die is
   the Gandalf rune, ``"eye"`` when the kept die is the Eye on a Miserable roll,
   else ``None``.
+- An automatic outcome has no margin: ``margin`` is ``None`` when ``automatic``
+  is set (a Gandalf success whose total is below the TN never shows a negative
+  margin, nor a Miserable Eye a positive one); otherwise it is total − TN.
 
 Dice order (generator ``kostka-dice-v1``, see :mod:`engine.rng`): feat die 1
 (``dice.die(12)``), feat die 2 only when favoured or ill-favoured, then the
@@ -351,7 +354,7 @@ class OneRingRoll:
     tn: int
     degree: Degree
     automatic: str | None
-    margin: int
+    margin: int | None
 
     system: ClassVar[str] = "one-ring"
 
@@ -428,7 +431,7 @@ def roll(check: OneRingCheck, dice: Dice | int) -> OneRingRoll:
         tn=check.tn,
         degree=_degree(success, icons),
         automatic=automatic,
-        margin=total - check.tn,
+        margin=None if automatic else total - check.tn,
     )
 
 

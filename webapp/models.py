@@ -594,6 +594,7 @@ class FateDesk(Form):
 
     difficulty = param.String(default="0")
     favour_spend = param.String(default="0")
+    ties_succeed = param.Boolean(default=False, doc="Table option: a result equal to the skill passes (by default it fails)")
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None)
@@ -606,7 +607,7 @@ class FateDesk(Form):
         self.character = params.pop("character")
         super().__init__(**params)
         self.character.param.watch(self._refresh, _inputs(self.character))
-        self.param.watch(self._refresh, ["difficulty", "favour_spend"])
+        self.param.watch(self._refresh, ["difficulty", "favour_spend", "ties_succeed"])
         self._refresh()
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
@@ -626,7 +627,8 @@ class FateDesk(Form):
             if key in self.character.errors:
                 raise self.character.errors[key]
         return fate.FateCheck(
-            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"]
+            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"],
+            ties_succeed=self.ties_succeed,
         )
 
     def _refresh(self, *events: Any) -> None:
@@ -650,7 +652,8 @@ class FateDesk(Form):
         self.last = entry
 
     def url_state(self) -> dict[str, str]:
-        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else ""}
+        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else "",
+                "ties": "1" if self.ties_succeed else ""}
 
 
 # -- rolls and the log ---------------------------------------------------------------------------
@@ -1080,6 +1083,8 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["difficulty"] = _text(values["difficulty"])
         if "spend" in values:
             updates["favour_spend"] = _text(values["spend"])
+        if "ties" in values:
+            updates["ties_succeed"] = _flag(values["ties"])
         if "secret" in values:
             updates["secret"] = _flag(values["secret"])
     desk.param.update(**updates)

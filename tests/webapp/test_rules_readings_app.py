@@ -1,0 +1,72 @@
+"""The rules readings in the app: each option on the form, shown where its rule is used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import fate as fate_rules
+from webapp.i18n import Translator
+from webapp.links_model import open_link
+from webapp.models import AppState
+from webapp.views.fate import describe_fate_roll
+from webapp.views.shell import KostkaApp, log_rows
+
+LEGACY = json.loads((Path(__file__).parents[1] / "engine" / "fixtures" / "legacy_v1.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def app():
+    return KostkaApp()
+
+
+def _source_example(state: AppState) -> None:
+    state.system = "fate"
+    state.fate.character.skill = "7"
+    state.fate.difficulty = "2"
+
+
+def test_fate_ties_fail_by_default_and_the_switch_makes_them_succeed(app):
+    state = app.state
+    _source_example(state)
+    view = app.view_of("fate")
+    assert state.fate.check.ties_succeed is False
+    assert state.fate.odds.p_success == fate_rules.odds(fate_rules.FateCheck(7, 2)).p_success
+    assert "equal to the skill fails" in view.note.object
+    entry = state.roll("fate", seed=21)
+    assert entry.roll.dice == (3, 2) and entry.roll.result == 7 and not entry.roll.success
+    assert "A tie fails." in view.result.object
+    view.ties_box.value = True
+    assert state.fate.ties_succeed is True and state.fate.check.ties_succeed is True
+    assert "Table option in force" in view.note.object
+    assert state.fate.odds.p_success == fate_rules.odds(fate_rules.FateCheck(7, 2, ties_succeed=True)).p_success
+    entry = state.roll("fate", seed=21)
+    assert entry.roll.success and "table option" in view.result.object
+    assert "ties succeed" in log_rows(app.tr, state.rolls.log.entries)[0][2]
+    # the option travels in the address
+    assert state.url_state()["r_ties"] == "1"
+    other = AppState()
+    other.apply_url(state.url_state())
+    assert other.fate.ties_succeed is True
+
+
+def test_the_source_example_with_two_favour_passes(app):
+    state = app.state
+    _source_example(state)
+    state.fate.character.favour = "2"
+    state.fate.favour_spend = "2"
+    entry = state.roll("fate", seed=21)
+    assert entry.roll.result == 5 and entry.roll.success
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_an_old_link_opens_with_the_reading_it_was_rolled_under(lang):
+    tr = Translator()
+    tr.lang = lang
+    opened = open_link(LEGACY["links"]["fate_seed_21"])
+    assert opened.status == "verified" and opened.roll.success and opened.link.check.ties_succeed
+    outcome, detail = describe_fate_roll(tr, opened.roll)
+    assert outcome == tr("Success")
+    assert tr("A tie succeeds (table option: ties succeed).") in detail
