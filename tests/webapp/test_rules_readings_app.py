@@ -70,3 +70,19 @@ def test_an_old_link_opens_with_the_reading_it_was_rolled_under(lang):
     outcome, detail = describe_fate_roll(tr, opened.roll)
     assert outcome == tr("Success")
     assert tr("A tie succeeds (table option: ties succeed).") in detail
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_a_gandalf_success_says_automatic_and_has_no_margin(lang):
+    from engine import OneRingCheck, one_ring
+    from webapp.views.one_ring import describe_one_ring_roll
+
+    tr = Translator()
+    tr.lang = lang
+    roll = one_ring.roll(OneRingCheck(rating=2, tn=14), 19)
+    assert roll.automatic == "gandalf" and roll.total == 7 and roll.margin is None and roll.success
+    outcome, detail = describe_one_ring_roll(tr, roll)
+    assert "-7" not in detail and "−7" not in detail
+    assert detail.startswith(tr("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn}).").split("(")[0].strip())
+    plain = one_ring.roll(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), 42)
+    assert plain.margin == -7 and "-7" in describe_one_ring_roll(tr, plain)[1]

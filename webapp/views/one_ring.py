@@ -47,11 +47,13 @@ def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
     """(outcome in words, detail line) for a roll record, in ``tr``'s language."""
     outcome = tr(OR_DEGREE_LABELS[str(roll.degree)])
     if roll.automatic == "gandalf":
-        detail = tr(N_("Gandalf rune: an automatic success (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn})."),
+                    total=roll.total, tn=roll.tn)
     elif roll.automatic == "eye":
-        detail = tr(N_("Eye of Sauron while Miserable: an automatic failure (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Eye of Sauron while Miserable: automatic failure, whatever the total; it has no margin (total {total}, TN {tn})."),
+                    total=roll.total, tn=roll.tn)
     else:
-        detail = tr(N_("Total {total} against TN {tn}."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Total {total} against TN {tn}: margin {m:+d}."), total=roll.total, tn=roll.tn, m=roll.margin)
     if roll.icons:
         detail += " " + tr(N_("Success icons: {n}."), n=roll.icons)
     return outcome, detail
