@@ -46,7 +46,9 @@ def _one_ring_args(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--favoured", action="store_true", help="roll two feat dice, keep the better")
     mode.add_argument("--ill-favoured", action="store_true", help="roll two feat dice, keep the worse")
-    p.add_argument("--bonus-dice", default="0", help="extra success dice 0-6 (Hope, support)")
+    p.add_argument("--bonus-dice", default="0", help="extra success dice 0-6 (a companion's support...)")
+    p.add_argument("--hope", action="store_true", help="spend one Hope (at most one a roll): +1 success die, +2 with --inspired")
+    p.add_argument("--inspired", action="store_true", help="the hero is Inspired: the Hope spent gives two success dice")
     p.add_argument("--weary", action="store_true", help="success dice showing 1-3 count 0")
     p.add_argument("--miserable", action="store_true", help="an Eye of Sauron is an automatic failure")
 
@@ -54,7 +56,8 @@ def _one_ring_args(p: argparse.ArgumentParser) -> None:
 def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
     mode = one_ring.FeatMode.FAVOURED if a.favoured else one_ring.FeatMode.ILL_FAVOURED if a.ill_favoured else one_ring.FeatMode.NORMAL
     tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
-    return one_ring.OneRingCheck(rating=a.rating, tn=tn, feat_mode=mode, bonus_dice=a.bonus_dice, weary=a.weary, miserable=a.miserable)
+    bonus = check_int("bonus_dice", a.bonus_dice, *one_ring.BONUS_DICE_RANGE) + one_ring.hope_dice(a.hope, a.inspired)
+    return one_ring.OneRingCheck(rating=a.rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
 
 
 def _gurps_args(p: argparse.ArgumentParser) -> None:

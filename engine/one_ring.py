@@ -57,6 +57,7 @@ __all__ = [
     "OneRingOdds",
     "OneRingRoll",
     "feat_face_name",
+    "hope_dice",
     "odds",
     "roll",
     "spend_icons",
@@ -111,6 +112,13 @@ def _feat_value(face: int) -> int:
 
 def _success_value(face: int, weary: bool) -> int:
     return 0 if weary and face <= 3 else face
+
+
+def hope_dice(spend_hope: bool, inspired: bool = False) -> int:
+    """Bonus success dice for the Hope spent on a roll: a hero spends at most **one** Hope,
+    for one die, two when Inspired (2nd edition). A companion's support is a bonus die of
+    its own, added to :attr:`OneRingCheck.bonus_dice` beside these."""
+    return (2 if check_bool("inspired", inspired) else 1) if check_bool("spend_hope", spend_hope) else 0
 
 
 def target_number(attribute: int) -> int:

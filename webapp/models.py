@@ -242,13 +242,14 @@ class OneRingDesk(Form):
     """A One Ring character plus the next roll's inputs; ``check`` and ``odds`` follow them live."""
 
     system: ClassVar[str] = "one-ring"
-    BOUNDS = {"bonus_dice": one_ring.BONUS_DICE_RANGE, "hope_spend": (0, 6)}
+    #: A hero spends at most one Hope on a roll (2nd edition): ``hope_spend`` is "0" or "1".
+    BOUNDS = {"bonus_dice": one_ring.BONUS_DICE_RANGE, "hope_spend": (0, 1)}
     FEAT_MODES = ("auto", "normal", "favoured", "ill_favoured")
 
     ability = param.Selector(default="awareness", objects=list(OR_ABILITIES))
     feat_mode = param.Selector(default="auto", objects=list(FEAT_MODES), doc="auto: favoured when the skill is marked")
     bonus_dice = param.String(default="0")
-    hope_spend = param.String(default="0", doc="Hope points spent for bonus success dice")
+    hope_spend = param.String(default="0", doc="1 when a Hope is spent on the roll (one bonus success die, two when Inspired)")
     tn_override = param.String(default="", doc="A TN typed in by the Loremaster (empty: from the attribute)")
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
@@ -301,7 +302,7 @@ class OneRingDesk(Form):
         return errors
 
     def bonus_total(self, values: dict[str, Any]) -> int:
-        """Bonus success dice: the typed ones plus one per Hope spent (two if Inspired)."""
+        """Bonus success dice: the typed ones (a companion's support…) plus one for the Hope spent (two if Inspired)."""
         per_hope = 2 if self.character.inspired else 1
         return values.get("bonus_dice", 0) + per_hope * values.get("hope_spend", 0)
 
@@ -1044,9 +1045,11 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["ability"] = values["ability"]
         if values.get("feat_mode") in OneRingDesk.FEAT_MODES:
             updates["feat_mode"] = values["feat_mode"]
-        for key in ("bonus_dice", "hope_spend", "tn_override"):
+        for key in ("bonus_dice", "tn_override"):
             if key in values:
                 updates[key] = _text(values[key])
+        if "hope_spend" in values:  # at most one Hope a roll (older addresses may ask for more)
+            updates["hope_spend"] = "0" if _text(values["hope_spend"]).strip() in ("", "0") else "1"
         if "secret" in values:
             updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):

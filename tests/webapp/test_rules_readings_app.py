@@ -86,3 +86,33 @@ def test_a_gandalf_success_says_automatic_and_has_no_margin(lang):
     assert detail.startswith(tr("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn}).").split("(")[0].strip())
     plain = one_ring.roll(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), 42)
     assert plain.margin == -7 and "-7" in describe_one_ring_roll(tr, plain)[1]
+
+
+def test_the_form_offers_one_hope_at_most(app):
+    state = app.state
+    state.system = "one-ring"
+    view = app.view_of("one-ring")
+    desk = state.one_ring
+    desk.character.awareness = "2"
+    desk.character.hope = "3"
+    desk.bonus_dice = "1"  # a companion's support: a die of its own
+    view.hope_box.value = True
+    assert desk.hope_spend == "1" and desk.check.bonus_dice == 2
+    assert view.hope_box.name == "Spend 1 Hope: +1 success die"
+    desk.character.inspired = True
+    assert desk.check.bonus_dice == 3 and view.hope_box.name == "Spend 1 Hope: +2 success dice"
+    assert "at most one Hope" in view.rules_note.object
+    # more than one Hope cannot be asked for, not even through an address
+    from webapp.models import OneRingDesk
+
+    bare = OneRingDesk()
+    bare.hope_spend = "2"
+    assert bare.check is None and bare.errors["hope_spend"].code == "range"
+    state.apply_url({"sys": "one-ring", "r_hope_spend": "3"})
+    assert desk.hope_spend == "1"
+    state.roll(seed=5)
+    assert desk.character.hope == "2" and desk.hope_spend == "0" and view.hope_box.value is False
+    # no Hope left: the switch says so beside it
+    desk.character.hope = "0"
+    view.hope_box.value = True
+    assert desk.check is None and "Hope" in view.hope_error.object

@@ -21,7 +21,7 @@ from ..models import (
     AppState,
     OneRingDesk,
 )
-from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, TextField, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
@@ -139,8 +139,16 @@ class OneRingView(pn.viewable.Viewer):
         binder.text(self.feat_mode, "name", N_("Feat dice"))
         binder.options(self.feat_mode, FEAT_MODE_LABELS)
         self.feat_mode.link(self.desk, value="feat_mode", bidirectional=True)
-        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice"), width=110)
-        hope = TextField(binder, self.desk, "hope_spend", N_("Hope to spend"), width=110)
+        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=150)
+        # at most one Hope a roll: a switch, not a number
+        self.hope_box = hope_box = checkbox(value=self.desk.hope_spend == "1", width=230, css_classes=["spend-hope"])
+        self.hope_error = html_pane("")
+        binder.on_lang(self._hope_label)
+        self.char.param.watch(lambda *_: self._hope_label(), "inspired")
+        hope_box.param.watch(lambda e: setattr(self.desk, "hope_spend", "1" if e.new else "0"), "value")
+        self.desk.param.watch(lambda e: setattr(hope_box, "value", e.new.strip() not in ("", "0")), "hope_spend")
+        self.desk.param.watch(lambda *_: self._hope_label(), "errors")
+        hope = pn.Column(hope_box, self.hope_error, margin=0)
         tn = TextField(binder, self.desk, "tn_override", N_("TN (by hand)"), width=110, placeholder=N_("auto"))
         self.roll_button = button("", kind="primary", width=180, height=56)
         binder.text(self.roll_button, "name", N_("Roll"))
@@ -150,8 +158,8 @@ class OneRingView(pn.viewable.Viewer):
         self.rules_note = html_pane("")
         binder.on_lang(lambda: setattr(self.rules_note, "object", '<div class="note">' + escape(tr(N_(
             "Readings used: combat proficiencies roll against the Strength TN, Valour against Heart and Wisdom "
-            "against Wits; each point of Hope spent adds one success die (two when Inspired). "
-            "The TN can always be typed in by hand.")) ) + "</div>"))
+            "against Wits. A hero spends at most one Hope on a roll, for one bonus success die (two when Inspired); "
+            "a companion's support is a bonus die of its own. The TN can always be typed in by hand.")) ) + "</div>"))
         roll_panel = pn.Column(
             pn.FlexBox(self.ability, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
             pn.Row(self.roll_button, secret_checkbox(binder, self.desk), self.summary),
@@ -208,6 +216,12 @@ class OneRingView(pn.viewable.Viewer):
             self.special_error,
             sizing_mode="stretch_width",
         )
+
+    def _hope_label(self) -> None:
+        tr = self.tr
+        self.hope_box.name = tr(N_("Spend 1 Hope: +2 success dice")) if self.char.inspired else tr(N_("Spend 1 Hope: +1 success die"))
+        error = self.desk.errors.get("hope_spend")
+        self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
 
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
