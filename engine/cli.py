@@ -39,10 +39,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _one_ring_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rating", default="0", help="skill rating 0-6 (number of success dice)")
+    p.add_argument("--rating", default=None, help="skill rating 0-6 (number of success dice)")
     target = p.add_mutually_exclusive_group()
     target.add_argument("--tn", help="target number 1-40 (default 14)")
     target.add_argument("--attribute", help="the attribute 1-19 whose TN (20 - attribute) is used")
+    p.add_argument("--parry", default=None, help="an attack roll: the adversary's Parry 0-20, added to the TN (from --tn or --attribute)")
+    p.add_argument("--protection", default=None, help="a Protection roll: the armour's Protection 0-6 gives the success dice (instead of --rating)")
+    p.add_argument("--injury", default=None, help="a Protection roll: the blow's Injury 1-40 is the TN (instead of --tn / --attribute)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--favoured", action="store_true", help="roll two feat dice, keep the better")
     mode.add_argument("--ill-favoured", action="store_true", help="roll two feat dice, keep the worse")
@@ -55,9 +58,19 @@ def _one_ring_args(p: argparse.ArgumentParser) -> None:
 
 def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
     mode = one_ring.FeatMode.FAVOURED if a.favoured else one_ring.FeatMode.ILL_FAVOURED if a.ill_favoured else one_ring.FeatMode.NORMAL
-    tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
     bonus = check_int("bonus_dice", a.bonus_dice, *one_ring.BONUS_DICE_RANGE) + one_ring.hope_dice(a.hope, a.inspired)
-    return one_ring.OneRingCheck(rating=a.rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
+    if a.protection is not None or a.injury is not None:
+        if a.protection is None or a.injury is None:
+            raise InputError("protection" if a.protection is None else "injury", "type", "a Protection roll needs both --protection and --injury")
+        for flag, value in (("--rating", a.rating), ("--tn", a.tn), ("--attribute", a.attribute), ("--parry", a.parry)):
+            if value is not None:
+                raise InputError("arguments", "format", f"{flag} does not go with a Protection roll (--protection and --injury set the dice and the TN)")
+        return one_ring.protection_check(a.protection, a.injury, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
+    tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
+    if a.parry is not None:
+        tn = one_ring.attack_tn(tn, a.parry)
+    rating = "0" if a.rating is None else a.rating
+    return one_ring.OneRingCheck(rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
 
 
 def _gurps_args(p: argparse.ArgumentParser) -> None:

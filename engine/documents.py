@@ -129,6 +129,7 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         **{p: _OR_RATING for p in one_ring.PROFICIENCIES},
         "valour": _OR_RATING,
         "wisdom": _OR_RATING,
+        "protection": ("int", *one_ring.PROTECTION_RANGE),  # armour
         "hope": ("int", 0, 40),
         "hope_max": ("int", 0, 40),
         "weary": ("bool",),

@@ -116,3 +116,62 @@ def test_the_form_offers_one_hope_at_most(app):
     desk.character.hope = "0"
     view.hope_box.value = True
     assert desk.check is None and "Hope" in view.hope_error.object
+
+
+def test_an_attack_rolls_against_strength_tn_plus_parry(app):
+    from engine import OneRingCheck, one_ring
+
+    state = app.state
+    state.system = "one-ring"
+    view = app.view_of("one-ring")
+    desk = state.one_ring
+    desk.character.strength = "6"  # Strength TN 14
+    desk.character.swords = "2"
+    desk.ability = "awareness"
+    assert view.parry_box.visible is False
+    desk.ability = "swords"
+    assert view.parry_box.visible is True
+    view.parry_field.input.value = "3"
+    assert desk.check.tn == 17
+    assert desk.odds.p_success == one_ring.odds(OneRingCheck(rating=2, tn=17)).p_success
+    assert "TN 17 = 14 + Parry 3" in view.summary.object
+    assert "plus the adversary&#x27;s Parry" in view.rules_note.object
+    desk.tn_override = "12"
+    assert desk.check.tn == 15
+    desk.tn_override = ""
+    desk.parry = "x"
+    assert desk.check is None and "parry" in desk.errors
+    desk.parry = "3"
+    desk.ability = "awe"  # not an attack: the Parry does not count
+    assert desk.check.tn == 14 and "parry" not in desk.errors
+    desk.ability = "swords"
+    assert state.url_state()["r_parry"] == "3"
+    other = AppState()
+    other.apply_url(state.url_state())
+    assert other.one_ring.check.tn == 17
+
+
+def test_a_one_tap_protection_roll_with_its_odds(app):
+    from engine import documents, one_ring
+
+    state = app.state
+    state.system = "one-ring"
+    view = app.view_of("one-ring")
+    desk = state.one_ring
+    assert "Injury" in view.protection_odds.object  # asks for the blow's Injury first
+    desk.character.protection = "3"
+    desk.character.weary = True
+    desk.injury = "14"
+    p = one_ring.odds(one_ring.protection_check(3, 14, weary=True)).p_success
+    assert f"{float(p):.1%}" in view.protection_odds.object
+    assert view.protection_button.description == "Roll Protection against the blow's Injury"
+    view.protection_button.clicks += 1
+    entry = desk.last
+    assert entry is not None and entry.ability == "protection"
+    assert entry.check == one_ring.protection_check(3, 14, weary=True)
+    assert "Protection" in log_rows(app.tr, state.rolls.log.entries)[0][2]
+    # the armour travels with the character, through the documents' door
+    doc = documents.read_document(state.characters_json(), kind="characters")
+    assert doc.systems["one-ring"]["characters"][0]["protection"] == 3
+    desk.character.protection = "9"
+    assert "Must be from 0 to 6" in view.protection_odds.object
