@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import panel as pn
 import pytest
 
 from engine import fate as fate_rules
@@ -175,3 +176,22 @@ def test_a_one_tap_protection_roll_with_its_odds(app):
     assert doc.systems["one-ring"]["characters"][0]["protection"] == 3
     desk.character.protection = "9"
     assert "Must be from 0 to 6" in view.protection_odds.object
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_gurps_says_the_roll_is_not_allowed_below_3_where_it_is_asked_for(app, lang):
+    state = app.state
+    state.system = "gurps"
+    view = app.view_of("gurps")
+    app.tr.lang = lang
+    state.gurps.character.skills = [{"name": "Guns", "level": "5"}]
+    assert view.not_allowed.object == "" and view.roll_button.disabled is False
+    state.gurps.modifiers = [{"name": "Dark", "value": "-3"}]  # effective 2
+    text = view.not_allowed.object
+    assert 'role="alert"' in text and app.tr("The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3.", e=2) in text
+    assert view.roll_button.disabled is True
+    # the message sits right above the Roll button
+    panel = next(c for c in view._layout.select(pn.Column) if view.roll_button in c.objects)
+    assert panel.objects.index(view.not_allowed) == panel.objects.index(view.roll_button) - 1
+    state.gurps.defence = True  # a defence may be rolled at any skill
+    assert view.not_allowed.object == "" and view.roll_button.disabled is False
