@@ -26,7 +26,7 @@ text): a bad field, character, system or log entry is left out and listed in
 Character fields are the web app's: a One Ring hero has ``name``,
 ``strength``/``heart``/``wits``, each skill by id (``awe`` …) with its
 favoured mark ``fav_<skill>``, the proficiencies by id, ``valour``,
-``wisdom``, ``hope``, ``hope_max``, ``weary``, ``miserable``, ``inspired``; a
+``wisdom``, ``protection`` (armour), ``hope``, ``hope_max``, ``weary``, ``miserable``, ``inspired``; a
 GURPS character ``name``, ``st``/``dx``/``iq``/``ht``, ``skills``
 ``[{name, level}]`` and optional ``modifiers`` ``[{name, value}]``; a Fate &
 Doom hero ``name``, ``skill``, ``favour``, ``favour_max``, ``life``,

@@ -102,3 +102,21 @@ def test_from_dict():
     assert info.value.field == "ties_succeed"
     with pytest.raises(InputError):
         FateCheck.from_dict({"difficulty": 2})
+
+
+def test_the_source_example_on_the_command_line(capsys):
+    import json
+
+    from engine.cli import main
+
+    def roll(*extra):
+        assert main(["roll", "fate", "--skill", "7", "--difficulty", "2", "--seed", "21", *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    plain = roll()
+    assert (plain["dice"], plain["result"], plain["skill"], plain["success"], plain["margin"]) == ([3, 2], 7, 7, False, 0)
+    assert plain["check"]["ties_succeed"] is False
+    spent = roll("--favour", "2", "--favour-held", "2")
+    assert (spent["result"], spent["success"], spent["favour_left"]) == (5, True, 0)
+    tie = roll("--ties-succeed")
+    assert tie["success"] is True and tie["check"]["ties_succeed"] is True

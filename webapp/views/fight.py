@@ -308,12 +308,12 @@ class FightView(pn.viewable.Viewer):
         self.binder.options(rule, {"difference": N_("Difference + points spent"),
                                    "one_plus": N_("1 + difference from 2 up, + points spent")})
         rule.link(self.setup, value="damage_rule", bidirectional=True)
-        halving = select(width=420, value=self.setup.halving)
+        halving = select(width=340, value=self.setup.halving)
         self.binder.text(halving, "name", N_("Attacks on a defending position"))
         self.binder.options(halving, HALVING_LABELS)
         halving.link(self.setup, value="halving", bidirectional=True)
         self.halving_select = halving
-        after_kill = select(width=420, value=self.setup.after_kill)
+        after_kill = select(width=340, value=self.setup.after_kill)
         self.binder.text(after_kill, "name", N_("A kill inside a chain of attacks"))
         self.binder.options(after_kill, AFTER_KILL_LABELS)
         after_kill.link(self.setup, value="after_kill", bidirectional=True)
