@@ -9,6 +9,7 @@ import panel as pn
 import pytest
 
 from engine import fate as fate_rules
+from engine import links
 from webapp.i18n import Translator
 from webapp.links_model import open_link
 from webapp.models import AppState
@@ -195,3 +196,12 @@ def test_gurps_says_the_roll_is_not_allowed_below_3_where_it_is_asked_for(app, l
     assert panel.objects.index(view.not_allowed) == panel.objects.index(view.roll_button) - 1
     state.gurps.defence = True  # a defence may be rolled at any skill
     assert view.not_allowed.object == "" and view.roll_button.disabled is False
+
+
+def test_the_shared_link_panel_says_an_old_link_keeps_its_reading(app):
+    app.share.open(LEGACY["links"]["fate_seed_21"])
+    html = next(p.object for p in app._layout.select(pn.pane.HTML) if 'data-testid="shared-link"' in str(p.object))
+    assert 'data-testid="link-reading"' in html and "as it was rolled" in html
+    app.share.open(links.encode_roll_link(fate_rules.FateCheck(7, 2), seed=21))
+    html = next(p.object for p in app._layout.select(pn.pane.HTML) if 'data-testid="shared-link"' in str(p.object))
+    assert 'data-testid="link-reading"' not in html and "A tie fails." in html
