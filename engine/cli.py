@@ -39,22 +39,38 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _one_ring_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rating", default="0", help="skill rating 0-6 (number of success dice)")
+    p.add_argument("--rating", default=None, help="skill rating 0-6 (number of success dice)")
     target = p.add_mutually_exclusive_group()
     target.add_argument("--tn", help="target number 1-40 (default 14)")
     target.add_argument("--attribute", help="the attribute 1-19 whose TN (20 - attribute) is used")
+    p.add_argument("--parry", default=None, help="an attack roll: the adversary's Parry 0-20, added to the TN (from --tn or --attribute)")
+    p.add_argument("--protection", default=None, help="a Protection roll: the armour's Protection 0-6 gives the success dice (instead of --rating)")
+    p.add_argument("--injury", default=None, help="a Protection roll: the blow's Injury 1-40 is the TN (instead of --tn / --attribute)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--favoured", action="store_true", help="roll two feat dice, keep the better")
     mode.add_argument("--ill-favoured", action="store_true", help="roll two feat dice, keep the worse")
-    p.add_argument("--bonus-dice", default="0", help="extra success dice 0-6 (Hope, support)")
+    p.add_argument("--bonus-dice", default="0", help="extra success dice 0-6 (a companion's support...)")
+    p.add_argument("--hope", action="store_true", help="spend one Hope (at most one a roll): +1 success die, +2 with --inspired")
+    p.add_argument("--inspired", action="store_true", help="the hero is Inspired: the Hope spent gives two success dice")
     p.add_argument("--weary", action="store_true", help="success dice showing 1-3 count 0")
     p.add_argument("--miserable", action="store_true", help="an Eye of Sauron is an automatic failure")
 
 
 def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
     mode = one_ring.FeatMode.FAVOURED if a.favoured else one_ring.FeatMode.ILL_FAVOURED if a.ill_favoured else one_ring.FeatMode.NORMAL
+    bonus = check_int("bonus_dice", a.bonus_dice, *one_ring.BONUS_DICE_RANGE) + one_ring.hope_dice(a.hope, a.inspired)
+    if a.protection is not None or a.injury is not None:
+        if a.protection is None or a.injury is None:
+            raise InputError("protection" if a.protection is None else "injury", "type", "a Protection roll needs both --protection and --injury")
+        for flag, value in (("--rating", a.rating), ("--tn", a.tn), ("--attribute", a.attribute), ("--parry", a.parry)):
+            if value is not None:
+                raise InputError("arguments", "format", f"{flag} does not go with a Protection roll (--protection and --injury set the dice and the TN)")
+        return one_ring.protection_check(a.protection, a.injury, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
     tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
-    return one_ring.OneRingCheck(rating=a.rating, tn=tn, feat_mode=mode, bonus_dice=a.bonus_dice, weary=a.weary, miserable=a.miserable)
+    if a.parry is not None:
+        tn = one_ring.attack_tn(tn, a.parry)
+    rating = "0" if a.rating is None else a.rating
+    return one_ring.OneRingCheck(rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
 
 
 def _gurps_args(p: argparse.ArgumentParser) -> None:
@@ -79,10 +95,11 @@ def _fate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--difficulty", default="0", help="the difficulty modifier -20..20 (added to 2d6)")
     p.add_argument("--favour", default="0", help="favour points spent 0-30 (subtracted from 2d6)")
     p.add_argument("--favour-held", default=None, help="favour points held (spending more is refused)")
+    p.add_argument("--ties-succeed", action="store_true", help="table option: a result equal to the skill passes (by default it fails)")
 
 
 def _fate_check(a: argparse.Namespace) -> fate.FateCheck:
-    return fate.FateCheck(skill=a.skill, difficulty=a.difficulty, favour_spent=a.favour, favour_held=a.favour_held)
+    return fate.FateCheck(skill=a.skill, difficulty=a.difficulty, favour_spent=a.favour, favour_held=a.favour_held, ties_succeed=a.ties_succeed)
 
 
 def _seed(a: argparse.Namespace) -> int:

@@ -23,9 +23,15 @@ Readings of the rules (each a **decision** where the source is silent):
   attacker spent on that attack ("difference", the default). The option
   "one_plus" reads the source literally: 1 + difference for differences of 2
   or more, 1 for a difference of 1, plus the points spent. Equal rolls parry.
-- **Defending position.** The attack roll (2d6 + skill + points) against a
-  creature in a defending position is halved, rounded down; the defence roll is
-  made in full. The points the attacker spent still add to the damage in full.
+- **Defending position** ("at half damage, i.e. the attack roll is divided by
+  two"), an **option** with three readings (:data:`HALVING_RULES`):
+  ``"roll"`` (the default, the literal text) — the whole attack total 2d6 +
+  skill + points is halved, rounded down (a defender of equal skill can then
+  not be hit); ``"dice"`` — only 2d6 + points is halved, rounded down, and the
+  skill added after; ``"damage"`` — both roll in full and the damage of a hit
+  is halved, rounded down (a hit halved to 0 does no damage and counts as
+  parried). The defence roll is always made in full; under ``"roll"`` and
+  ``"dice"`` the points the attacker spent still add to the damage in full.
 - **Three attacks.** A hit whose damage is at least a third of the target's
   life *as it stood just before that hit* (``3 * damage >= life_before``) earns
   a second attack on the same target at once; a second hit whose damage is at
@@ -57,6 +63,7 @@ from .rng import Dice
 
 __all__ = [
     "DAMAGE_RULES",
+    "HALVING_RULES",
     "KINDS",
     "NEVER",
     "TWO_D6",
@@ -81,6 +88,8 @@ __all__ = [
 TWO_D6: Dist[int] = _FATE_TWO_D6
 KINDS = ("hero", "monster")
 DAMAGE_RULES = ("difference", "one_plus")
+#: Readings of the defending position's halving (see the module docstring); the first is the default.
+HALVING_RULES = ("roll", "dice", "damage")
 
 MAX_LIFE = 999
 MAX_POINTS = 99
@@ -316,7 +325,7 @@ class AttackRecord:
     attack_points: int
     defence_points: int
     attack_roll: int  #: 2d6 + skill + points, before halving
-    attack_total: int  #: after halving against a defending position
+    attack_total: int  #: after halving against a defending position (halving "roll" or "dice")
     defence_total: int
     halved: bool
     hit: bool
@@ -327,6 +336,7 @@ class AttackRecord:
     life_after: int
     attacker_points_after: int
     defender_points_after: int
+    halving: str = "roll"  #: the reading of the defending position's halving (matters when ``halved``)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -337,7 +347,7 @@ class AttackRecord:
 
 def attack(attacker: Combatant, defender: Combatant, dice: Dice | None = None, *, attack_points: int = 0,
            defence_points: int = 0, defender_in_defence: bool = False, damage_rule: str = "difference",
-           attack_faces: Any = None, defence_faces: Any = None) -> AttackRecord:
+           attack_faces: Any = None, defence_faces: Any = None, halving: str = "roll") -> AttackRecord:
     """One opposed attack: 2d6 + skill + points against 2d6 + skill + points.
 
     Give either ``dice`` (the attacker's two dice are drawn first) or both
@@ -348,6 +358,7 @@ def attack(attacker: Combatant, defender: Combatant, dice: Dice | None = None, *
     if not isinstance(attacker, Combatant) or not isinstance(defender, Combatant):
         raise InputError("combatant", "type", "attacker and defender must be Combatant sheets")
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
+    halving = check_choice("halving", halving, HALVING_RULES)
     halved = check_bool("defender_in_defence", defender_in_defence)
     spent_a = _check_spend("attack_points", attack_points, attacker)
     spent_d = _check_spend("defence_points", defence_points, defender)
@@ -364,25 +375,41 @@ def attack(attacker: Combatant, defender: Combatant, dice: Dice | None = None, *
         a_faces = _check_faces("attack_faces", attack_faces)
         d_faces = _check_faces("defence_faces", defence_faces)
     roll = sum(a_faces) + attacker.skill + spent_a
-    total = roll // 2 if halved else roll
+    total = _attack_total(sum(a_faces), attacker.skill, spent_a, halved, halving)
     defence = sum(d_faces) + defender.skill + spent_d
     margin = total - defence
-    damage = damage_for(margin, spent_a, damage_rule)
+    damage = _damage(margin, spent_a, damage_rule, halved, halving)
     return AttackRecord(
         attacker.name, defender.name, a_faces, d_faces, attacker.skill, defender.skill, spent_a, spent_d,
-        roll, total, defence, halved, margin > 0, margin, damage, damage_rule, defender.life,
-        max(0, defender.life - damage), attacker.points - spent_a, defender.points - spent_d)
+        roll, total, defence, halved, damage > 0, margin, damage, damage_rule, defender.life,
+        max(0, defender.life - damage), attacker.points - spent_a, defender.points - spent_d, halving)
+
+
+def _attack_total(dice: int, skill: int, points: int, halved: bool, halving: str) -> int:
+    """The attack total against the defence: halved per the reading when the target is defending."""
+    if halved and halving == "roll":
+        return (dice + skill + points) // 2
+    if halved and halving == "dice":
+        return (dice + points) // 2 + skill
+    return dice + skill + points
+
+
+def _damage(margin: int, points: int, damage_rule: str, halved: bool, halving: str) -> int:
+    damage = damage_for(margin, points, damage_rule)
+    return damage // 2 if halved and halving == "damage" else damage
 
 
 @lru_cache(maxsize=8192)
-def _margins(attack_base: int, defence_base: int, halved: bool) -> tuple[tuple[int, int], ...]:
+def _margins(attack_base: int, defence_base: int, halved: bool, halving: str = "roll",
+             attack_skill: int = 0) -> tuple[tuple[int, int], ...]:
     """Margin distribution of one attack as (margin, weight out of 1296) pairs.
 
-    ``attack_base`` = attacker's skill + points, ``defence_base`` likewise.
+    ``attack_base`` = attacker's skill + points, ``defence_base`` likewise;
+    ``attack_skill`` is needed by the ``"dice"`` reading (the skill is added after halving).
     """
     out: dict[int, int] = {}
     for a, wa in TWO_D6.items():
-        total = (a + attack_base) // 2 if halved else a + attack_base
+        total = _attack_total(a, attack_skill, attack_base - attack_skill, halved, halving)
         for d, wd in TWO_D6.items():
             m = total - (d + defence_base)
             out[m] = out.get(m, 0) + wa * wd
@@ -408,7 +435,7 @@ class AttackOdds:
 
 
 def attack_odds(attack_skill: int, defence_skill: int, attack_points: int = 0, defence_points: int = 0,
-                defender_in_defence: bool = False, damage_rule: str = "difference") -> AttackOdds:
+                defender_in_defence: bool = False, damage_rule: str = "difference", halving: str = "roll") -> AttackOdds:
     """Exact odds of one attack over the 36 x 36 equally likely dice faces."""
     a_skill = check_int("attack_skill", attack_skill, SKILL_LOW, SKILL_HIGH)
     d_skill = check_int("defence_skill", defence_skill, SKILL_LOW, SKILL_HIGH)
@@ -416,9 +443,10 @@ def attack_odds(attack_skill: int, defence_skill: int, attack_points: int = 0, d
     d_pts = check_int("defence_points", defence_points, 0, MAX_POINTS)
     halved = check_bool("defender_in_defence", defender_in_defence)
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
+    halving = check_choice("halving", halving, HALVING_RULES)
     weights: dict[int, int] = {}
-    for margin, w in _margins(a_skill + a_pts, d_skill + d_pts, halved):
-        dmg = damage_for(margin, a_pts, damage_rule)
+    for margin, w in _margins(a_skill + a_pts, d_skill + d_pts, halved, halving, a_skill):
+        dmg = _damage(margin, a_pts, damage_rule, halved, halving)
         weights[dmg] = weights.get(dmg, 0) + w
     damage = {k: Fraction(w, 1296) for k, w in sorted(weights.items())}
     p_parry = damage.get(0, Fraction(0))

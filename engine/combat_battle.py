@@ -22,9 +22,16 @@ so each point is a **decision**):
   rest). The hero side acts first unless ``options.first`` is ``"monsters"``;
   a round is one turn of each side.
 - An attacker strikes a creature of the facing formation: the one in its
-  attacking position unless it chooses one in the defending position, whose
-  attack roll is then halved. Extra attacks from the three-attack rule go to
-  the same target; if it falls, the chain ends.
+  attacking position unless it chooses one in the defending position, against
+  which the attack is halved as ``options.halving`` reads it (``"roll"``, the
+  default; ``"dice"``; ``"damage"``: see :mod:`engine.combat`). Extra attacks
+  from the three-attack rule go to the same target. When a hit of the chain
+  fells its target the chain ends (``options.after_kill`` ``"end"``, the
+  default), or, with ``"next"`` (an **option**), the extra attack it earned
+  (a fell blow always takes a third, and half, of the life it met) goes on to
+  the enemies the attacker faces after the re-pairing, the attacker choosing
+  among them as for a first attack; after a third attack the chain ends
+  either way, and an attacker moved by the re-pairing ends its chain.
 - *Re-pairing* happens at the start of the fight and after every fall:
   fallen creatures leave their positions; a formation whose attacking position
   is empty moves its defenders forward; empty formations are removed (the
@@ -33,7 +40,10 @@ so each point is a **decision**):
   creatures join the attacking positions of its remaining formations, in turn
   from the first (so a position may then hold several creatures). Both sides
   end with the same number of formations, as the source requires. Creatures
-  moved forward in the middle of their own side's turn act from the next turn.
+  moved in the middle of their own side's turn act from the next turn: one
+  still waiting to act this turn (a creature of a formation broken up) loses
+  its action this turn (event ``"waits"``); a defender stepping forward was
+  not due to act anyway.
 - The fight ends when one side has no creature standing, or as *unfinished*
   after ``options.max_rounds`` rounds (default 100).
 
@@ -54,6 +64,7 @@ from typing import Any
 
 from .combat import (
     DAMAGE_RULES,
+    HALVING_RULES,
     NEVER,
     Combatant,
     Policy,
@@ -79,6 +90,9 @@ __all__ = [
 ]
 
 SIDES = ("heroes", "monsters")
+#: What a kill inside a chain of attacks does: the chain ends (default), or goes on to the next enemy faced.
+AFTER_KILL = ("end", "next")
+OPTIONS = ("damage_rule", "first", "max_rounds", "halving", "after_kill")
 POSITIONS = ("attacking", "defending")
 TARGETS = ("front", "weakest")
 REGEN = 3
@@ -125,7 +139,7 @@ class Encounter:
          "formations": {"heroes":   [{"attacking": "Ada", "defending": null}],
                         "monsters": [{"attacking": "Wolf"}]},
          "options": {"damage_rule": "difference", "first": "heroes",
-                     "max_rounds": 100}}
+                     "max_rounds": 100, "halving": "roll", "after_kill": "end"}}
 
     Without ``formations`` for a side, each of its creatures stands alone in
     the attacking position of its own formation. ``policy`` may also be the
@@ -142,6 +156,8 @@ class Encounter:
     damage_rule: str = "difference"
     first: str = "heroes"
     max_rounds: int = 100
+    halving: str = "roll"
+    after_kill: str = "end"
 
     @property
     def creatures(self) -> tuple[Combatant, ...]:
@@ -216,14 +232,16 @@ class Encounter:
         if not isinstance(options, dict):
             raise InputError("options", "format", "expected an object")
         for key in options:
-            if key not in ("damage_rule", "first", "max_rounds"):
-                raise InputError(f"options.{key}", "choice", "unknown option; allowed: damage_rule, first, max_rounds",
-                                 value=key, allowed=["damage_rule", "first", "max_rounds"])
+            if key not in OPTIONS:
+                raise InputError(f"options.{key}", "choice", f"unknown option; allowed: {', '.join(OPTIONS)}",
+                                 value=key, allowed=list(OPTIONS))
         return cls(
             lists["heroes"], lists["monsters"], placed["heroes"], placed["monsters"], tuple(policies), tuple(targets),
             check_choice("options.damage_rule", options.get("damage_rule", "difference"), DAMAGE_RULES),
             check_choice("options.first", options.get("first", "heroes"), SIDES),
             check_int("options.max_rounds", options.get("max_rounds", 100), 1, 1000),
+            check_choice("options.halving", options.get("halving", "roll"), HALVING_RULES),
+            check_choice("options.after_kill", options.get("after_kill", "end"), AFTER_KILL),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,7 +257,8 @@ class Encounter:
 
         return {"heroes": [sheet(c) for c in self.heroes], "monsters": [sheet(c) for c in self.monsters],
                 "formations": {"heroes": lines(self.hero_formations), "monsters": lines(self.monster_formations)},
-                "options": {"damage_rule": self.damage_rule, "first": self.first, "max_rounds": self.max_rounds}}
+                "options": {"damage_rule": self.damage_rule, "first": self.first, "max_rounds": self.max_rounds,
+                            "halving": self.halving, "after_kill": self.after_kill}}
 
 
 def _read_formations(raw: Any, creatures: tuple[Combatant, ...], path: str) -> tuple[Formation, ...]:
@@ -505,7 +524,7 @@ class Fight:
         attacker, defender = s.creature(na.actor), s.creature(target)
         record = attack(attacker, defender, dice, attack_points=attack_points, defence_points=defence_points,
                         defender_in_defence=target in na.halved_targets, damage_rule=self.encounter.damage_rule,
-                        attack_faces=attack_faces, defence_faces=defence_faces)
+                        attack_faces=attack_faces, defence_faces=defence_faces, halving=self.encounter.halving)
         events: list[dict[str, Any]] = []
         for who, spent, left, role in ((attacker, record.attack_points, record.attacker_points_after, "attack"),
                                        (defender, record.defence_points, record.defender_points_after, "defence")):
@@ -520,7 +539,23 @@ class Fight:
             state = _check_end(state, events)
             if state.finished:
                 return self._commit(state, events)
+            before = len(events)
             state = _regroup(state, events)
+            moved = {e["creature"] for e in events[before:] if e["event"] == "position"}
+            waiting = tuple(n for n in state.queue[1:] if n not in moved)
+            for n in state.queue[1:]:
+                if n in moved:
+                    events.append({"event": "waits", "creature": n,
+                                   "reason": "moved during its own side's turn: it acts from the next turn"})
+            state = replace(state, queue=state.queue[:1] + waiting)
+            if (self.encounter.after_kill == "next" and na.attack_number < 3 and attacker.name not in moved
+                    and earns_extra_attack(na.attack_number, record.damage, record.life_before)):
+                number = na.attack_number + 1
+                reason = (f"{'second' if number == 2 else 'third'} attack: the hit felled {defender.name}; "
+                          "the chain goes on to the next enemy faced")
+                events.append({"event": "extra_attack", "creature": attacker.name, "target": None,
+                               "attack_number": number, "after_kill": True, "reason": reason})
+                return self._commit(replace(state, attack_number=number, target=None, reason=reason), events)
         elif earns_extra_attack(na.attack_number, record.damage, record.life_before):
             number = na.attack_number + 1
             share = "a third" if na.attack_number == 1 else "half"

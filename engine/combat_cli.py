@@ -2,9 +2,9 @@
 
 ::
 
-    python -m engine odds fate-attack --attack-skill 7 --defence-skill 8 [--attack-points 1] [--defence-points 0] [--defender-in-defence] [--damage-rule one_plus]
+    python -m engine odds fate-attack --attack-skill 7 --defence-skill 8 [--attack-points 1] [--defence-points 0] [--defender-in-defence [--halving roll|dice|damage]] [--damage-rule one_plus]
     python -m engine odds fate-duel --hero-life 12 --hero-skill 7 --hero-favour 3 --monster-life 9 --monster-skill 8 --monster-stoutness 4 [--hero-spend 1] [--monster-spend 1]
-    python -m engine simulate fate-battle --encounter examples/wolf_encounter.json --seed 42 [--runs 1000]
+    python -m engine simulate fate-battle --encounter examples/wolf_encounter.json --seed 42 [--runs 1000] [--halving dice] [--after-kill next]
     python -m engine monster --seed 42 [--skill-modifier 2] [--life-dice 2] [--name Troll]
 
 Numbers are read as text and checked by the engine (:func:`engine.errors.check_int`),
@@ -14,12 +14,13 @@ so bad input ends in the command line's ``InputError`` path (exit status 2).
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
-from .combat import DAMAGE_RULES, Combatant, Policy, attack_odds, generate_monster
-from .combat_battle import Encounter, simulate_battle, simulate_many
+from .combat import DAMAGE_RULES, HALVING_RULES, Combatant, Policy, attack_odds, generate_monster
+from .combat_battle import AFTER_KILL, Encounter, simulate_battle, simulate_many
 from .combat_duel import duel_odds
-from .errors import InputError, check_int
+from .errors import InputError, check_choice, check_int
 from .rng import MAX_SEED, Dice, random_seed
 
 
@@ -28,8 +29,9 @@ def _seed(value: Any) -> int:
 
 
 def _attack(a: argparse.Namespace) -> dict[str, Any]:
-    return attack_odds(a.attack_skill, a.defence_skill, a.attack_points, a.defence_points,
-                       a.defender_in_defence, a.damage_rule).to_dict()
+    odds = attack_odds(a.attack_skill, a.defence_skill, a.attack_points, a.defence_points,
+                       a.defender_in_defence, a.damage_rule, a.halving).to_dict()
+    return {"halving": a.halving, "defender_in_defence": a.defender_in_defence, **odds}
 
 
 def _duel(a: argparse.Namespace) -> dict[str, Any]:
@@ -69,6 +71,10 @@ def _battle(a: argparse.Namespace) -> dict[str, Any]:
     if len(text) > 1_000_000:
         raise InputError("encounter", "range", "the encounter file is larger than 1 MB", high=1_000_000)
     encounter = Encounter.from_json(text)
+    if a.halving is not None:  # the command line's reading over the file's options
+        encounter = replace(encounter, halving=check_choice("halving", a.halving, HALVING_RULES))
+    if a.after_kill is not None:
+        encounter = replace(encounter, after_kill=check_choice("after_kill", a.after_kill, AFTER_KILL))
     seed = _seed(a.seed)
     runs = check_int("runs", a.runs, 1, 100_000)
     if runs == 1:
@@ -91,6 +97,8 @@ def register(odds: argparse._SubParsersAction, top: argparse._SubParsersAction) 
     p.add_argument("--defence-points", "--defense-points", default="0", help="points the defender spends")
     p.add_argument("--defender-in-defence", action="store_true", help="the defender stands in a defending position (attack roll halved)")
     p.add_argument("--damage-rule", default="difference", help=f"one of {', '.join(DAMAGE_RULES)}")
+    p.add_argument("--halving", default="roll", help="against a defending position, halve the whole attack roll (roll, the default), "
+                   "only 2d6 + points (dice), or the damage (damage)")
     p.set_defaults(run=_attack)
 
     p = odds.add_parser("fate-duel", help="Fate & Doom: exact odds of a hero against a monster")
@@ -111,6 +119,8 @@ def register(odds: argparse._SubParsersAction, top: argparse._SubParsersAction) 
     p.add_argument("--encounter", required=True, help="the encounter JSON file (see examples/wolf_encounter.json)")
     p.add_argument("--seed", help="the seed 0..2**64-1 (random when left out; the output shows it)")
     p.add_argument("--runs", default="1", help="1: the full log of one fight; more: a summary of that many fights")
+    p.add_argument("--halving", default=None, help=f"the defending position's halving, one of {', '.join(HALVING_RULES)} (over the file's options.halving)")
+    p.add_argument("--after-kill", default=None, help="a kill inside a chain of attacks: end (the chain ends) or next (it goes on to the next enemy faced)")
     p.set_defaults(run=_battle)
 
     p = top.add_parser("monster", help="Fate & Doom: generate a monster sheet from the dice")

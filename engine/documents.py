@@ -1,7 +1,7 @@
 """One validation layer for data from outside: imported files and browser storage.
 
 Every document the app exports, imports or keeps in the browser is JSON of the
-form ``{"format": "kostka", "version": 1, "kind": ..., ...}`` with ``kind``
+form ``{"format": "kostka", "version": 2, "kind": ..., ...}`` with ``kind``
 one of:
 
 - ``"characters"``: ``"systems": {"one-ring" | "gurps" | "fate": {"current": i, "characters": [...]}}``
@@ -26,7 +26,7 @@ text): a bad field, character, system or log entry is left out and listed in
 Character fields are the web app's: a One Ring hero has ``name``,
 ``strength``/``heart``/``wits``, each skill by id (``awe`` …) with its
 favoured mark ``fav_<skill>``, the proficiencies by id, ``valour``,
-``wisdom``, ``hope``, ``hope_max``, ``weary``, ``miserable``, ``inspired``; a
+``wisdom``, ``protection`` (armour), ``hope``, ``hope_max``, ``weary``, ``miserable``, ``inspired``; a
 GURPS character ``name``, ``st``/``dx``/``iq``/``ht``, ``skills``
 ``[{name, level}]`` and optional ``modifiers`` ``[{name, value}]``; a Fate &
 Doom hero ``name``, ``skill``, ``favour``, ``favour_max``, ``life``,
@@ -48,7 +48,12 @@ character and nested fields (``skills`` ``{id: rating}``, ``favoured``
 its log entries had no number, ability or result. :data:`MIGRATIONS` maps each
 old version to a function that returns the next version's document. The early
 ``{"format": "kostka-characters" | "kostka-log", "version": 1}`` files are read
-as ``kind`` ``"characters"`` / ``"log"`` of version 1.
+as ``kind`` ``"characters"`` / ``"log"`` of version 1. Version 1 logs were
+rolled when a Fate & Doom tie passed and gave a One Ring roll decided by the
+Gandalf rune or a Miserable Eye the margin total − TN: version 2 keeps each
+Fate & Doom check's reading in ``ties_succeed`` (a version-1 entry without it
+is read with ``True``, the reading it was rolled under, so its outcome stays
+what it was) and gives an automatic One Ring outcome the margin ``null``.
 
 :func:`json_schema` gives the JSON Schema (draft 2020-12) of version 1, built
 from the same field tables as the validator.
@@ -94,7 +99,7 @@ __all__ = [
 ]
 
 FORMAT = "kostka"
-VERSION = 1
+VERSION = 2
 KINDS = ("characters", "log", "bundle")
 SYSTEMS = ("one-ring", "gurps", "fate")
 
@@ -124,6 +129,7 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         **{p: _OR_RATING for p in one_ring.PROFICIENCIES},
         "valour": _OR_RATING,
         "wisdom": _OR_RATING,
+        "protection": ("int", *one_ring.PROTECTION_RANGE),  # armour
         "hope": ("int", 0, 40),
         "hope_max": ("int", 0, 40),
         "weary": ("bool",),
@@ -658,15 +664,44 @@ def _v0_result(path: str, check_system: str, entry: Mapping[str, Any]) -> Any:
     from .api import CHECKS
 
     try:
-        check = CHECKS[check_system].from_dict(entry["check"])
+        fields = entry["check"]
+        if check_system == "fate" and isinstance(fields, Mapping):
+            fields = {"ties_succeed": True, **fields}  # rolled when a tie passed
+        check = CHECKS[check_system].from_dict(fields)
         seed = check_int(f"{path}.seed", entry.get("seed"), 0, MAX_SEED)
         return roll_check(check, seed).to_dict()
     except InputError:
         return None  # validate_roll_entry names the bad field
 
 
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2: Fate & Doom entries keep the reading they were rolled under (a tie
+    passed: ``ties_succeed`` true); an automatic One Ring outcome loses its margin."""
+    if not isinstance(doc.get("rolls"), list):
+        return doc
+    rolls = []
+    for entry in doc["rolls"]:
+        if isinstance(entry, Mapping):
+            entry = dict(entry)
+            result = entry.get("result")
+            if entry.get("system") == "fate":
+                for key in ("check", "result"):
+                    if isinstance(entry.get(key), Mapping):
+                        entry[key] = dict(entry[key])
+                if isinstance(entry.get("check"), Mapping):
+                    entry["check"].setdefault("ties_succeed", True)
+                result = entry.get("result")
+                if isinstance(result, Mapping) and isinstance(result.get("check"), Mapping):
+                    result["check"] = {**result["check"]}
+                    result["check"].setdefault("ties_succeed", True)
+            elif entry.get("system") == "one-ring" and isinstance(result, Mapping) and result.get("automatic"):
+                entry["result"] = {**result, "margin": None}
+        rolls.append(entry)
+    return {**doc, "rolls": rolls}
+
+
 #: ``version → function`` returning the next version's document (applied in a chain).
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1, 1: _v1_to_v2}
 
 
 # -- JSON Schema -----------------------------------------------------------------------------------
@@ -700,7 +735,7 @@ def _object_schema(table: Mapping[str, tuple[Any, ...]], required: tuple[str, ..
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a version-1 document.
+    """The JSON Schema (draft 2020-12) of a document of the current version.
 
     It describes the shape; the rules it cannot say (current ≤ maximum, a
     result that follows from its check and seed) are the validator's.
@@ -752,8 +787,8 @@ def json_schema() -> dict[str, Any]:
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://kostka.invalid/schema/document-v1.json",
-        "title": "Kostka document, version 1",
+        "$id": f"https://kostka.invalid/schema/document-v{VERSION}.json",
+        "title": f"Kostka document, version {VERSION}",
         "oneOf": [
             kind_schema("characters", {"systems": systems}),
             kind_schema("log", {"rolls": rolls}),

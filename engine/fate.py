@@ -1,12 +1,18 @@
 """Fate & Doom (a home-made 2d6 system): the skill check — exact odds and seeded rolls.
 
 Result = 2d6 + difficulty − favour spent; the check succeeds when the result is
-**at most** the hero's skill (a result equal to the skill succeeds: RULES.md
-section 3, decision). Favour is declared before the roll; when ``favour_held``
-is given, spending more than that is refused (:class:`RuleError`).
+**below** the hero's skill: a result equal to the skill fails, as the source's
+worked example shows (skill 7, difficulty +2, dice 3 and 2: result 7, a
+failure; with 2 favour spent, result 5, a pass). ``ties_succeed=True`` is the
+table option "ties succeed" (a result equal to the skill passes), which is
+also how every roll made before this reading was read: links and documents of
+the earlier versions carry it (see :mod:`engine.links`, :mod:`engine.documents`).
+Favour is declared before the roll; when ``favour_held`` is given, spending
+more than that is refused (:class:`RuleError`).
 
 Ranges: skill 0..30, difficulty −20..20, favour spent 0..30, favour held
-0..30 (or ``None`` when the sheet is not known). Margin = skill − result.
+0..30 (or ``None`` when the sheet is not known). Margin = skill − result (so
+a margin of 0 is a tie: a failure unless ties succeed).
 
 Dice order (generator ``kostka-dice-v1``): ``dice.roll(2, 6)``.
 
@@ -21,7 +27,7 @@ from typing import Any, ClassVar
 
 from ._util import as_dice, check_from_dict, dist_to_dict, put_prob
 from .dist import Dist
-from .errors import InputError, RuleError, check_int
+from .errors import InputError, RuleError, check_bool, check_int
 from .rng import Dice
 
 __all__ = ["TWO_D6", "FateCheck", "FateOdds", "FateRoll", "odds", "roll", "success_by_favour", "two_d6"]
@@ -43,12 +49,17 @@ def two_d6(dice: Dice) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class FateCheck:
-    """A skill check: ``skill``, the GM's ``difficulty`` modifier, favour spent (and held, if known)."""
+    """A skill check: ``skill``, the GM's ``difficulty`` modifier, favour spent (and held, if known).
+
+    ``ties_succeed``: the table option under which a result equal to the skill
+    passes (off by default: success needs a result below the skill).
+    """
 
     skill: int
     difficulty: int = 0
     favour_spent: int = 0
     favour_held: int | None = None
+    ties_succeed: bool = False
 
     system: ClassVar[str] = "fate"
 
@@ -57,6 +68,7 @@ class FateCheck:
         set_(self, "skill", check_int("skill", self.skill, *SKILL_RANGE))
         set_(self, "difficulty", check_int("difficulty", self.difficulty, *DIFFICULTY_RANGE))
         set_(self, "favour_spent", check_int("favour_spent", self.favour_spent, *FAVOUR_RANGE))
+        set_(self, "ties_succeed", check_bool("ties_succeed", self.ties_succeed))
         if self.favour_held is not None:
             set_(self, "favour_held", check_int("favour_held", self.favour_held, *FAVOUR_RANGE))
             if self.favour_spent > self.favour_held:
@@ -73,7 +85,17 @@ class FateCheck:
         return self.difficulty - self.favour_spent
 
     def to_dict(self) -> dict[str, Any]:
-        return {"skill": self.skill, "difficulty": self.difficulty, "favour_spent": self.favour_spent, "favour_held": self.favour_held}
+        return {
+            "skill": self.skill,
+            "difficulty": self.difficulty,
+            "favour_spent": self.favour_spent,
+            "favour_held": self.favour_held,
+            "ties_succeed": self.ties_succeed,
+        }
+
+    def passes(self, result: int) -> bool:
+        """Whether a result passes: below the skill, or equal to it when ties succeed."""
+        return result < self.skill or (self.ties_succeed and result == self.skill)
 
     @classmethod
     def from_dict(cls, data: Any) -> FateCheck:
@@ -99,15 +121,16 @@ class FateOdds:
         return out
 
 
-def _p_success(skill: int, modifier: int) -> Fraction:
-    return Fraction(sum(w for t, w in _TWO_D6_ITEMS if t + modifier <= skill), 36)
+def _p_success(skill: int, modifier: int, ties_succeed: bool) -> Fraction:
+    limit = skill if ties_succeed else skill - 1
+    return Fraction(sum(w for t, w in _TWO_D6_ITEMS if t + modifier <= limit), 36)
 
 
 def odds(check: FateCheck) -> FateOdds:
     """Exact odds of the check, with the distributions of the result and the margin."""
     if not isinstance(check, FateCheck):
         raise InputError("check", "type", f"expected a FateCheck, got {type(check).__name__}")
-    p = _p_success(check.skill, check.modifier)
+    p = _p_success(check.skill, check.modifier, check.ties_succeed)
     mod = check.modifier
     return FateOdds(
         check=check,
@@ -125,7 +148,7 @@ def success_by_favour(check: FateCheck, max_spend: int) -> dict[int, Fraction]:
     max_spend = check_int("max_spend", max_spend, *FAVOUR_RANGE)
     if check.favour_held is not None:
         max_spend = min(max_spend, check.favour_held)
-    return {k: _p_success(check.skill, check.difficulty - k) for k in range(max_spend + 1)}
+    return {k: _p_success(check.skill, check.difficulty - k, check.ties_succeed) for k in range(max_spend + 1)}
 
 
 @dataclass(frozen=True)
@@ -175,7 +198,7 @@ def roll(check: FateCheck, dice: Dice | int) -> FateRoll:
         dice=faces,
         result=result,
         skill=check.skill,
-        success=result <= check.skill,
+        success=check.passes(result),
         margin=check.skill - result,
         favour_spent=check.favour_spent,
     )

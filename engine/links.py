@@ -20,7 +20,7 @@ with ``"link"``).
 Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 ``uv`` byte length + UTF-8)::
 
-    uv version (1) · byte kind · byte system · check fields · str name · str label
+    uv version (2; 1 is still read) · byte kind · byte system · check fields · str name · str label
     kind roll:      byte source (0 seed | 1 session) · (8-byte seed | str code · uv number) · claim
     kind secret:    byte session (0 | 1) · [str code · uv number] · 16-byte commitment
     kind revealed:  byte session (0 | 1) · [str code · uv number] · 8-byte seed · claim
@@ -31,6 +31,15 @@ Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 Check fields, in order, per system (:data:`CHECK_FIELDS`): ints as ``sv``,
 booleans and choices as one byte, a list of ints as ``uv`` count + ``sv``
 each, an optional int as ``uv`` 0 (none) or ``sv + 1``.
+
+Versions: version 2 added the Fate & Doom check's ``ties_succeed`` byte (the
+table option; since version 2 a tie fails by default). A version-1 link has no
+such byte and was rolled when a tie passed, so it is read with
+``ties_succeed=True`` (:data:`LEGACY_FIELDS`): an old roll keeps its outcome,
+its digest and its verdict. A decoded link keeps its ``version`` and is written
+back in it. Session seeds are derived from the version-1 fields (the reading
+decides the outcome, not the dice), so a number, check and name give the same
+dice in both versions.
 
 The *claim* is what the sharer saw: every die in the order drawn (the One
 Ring: the feat dice as 0–11 with 0 the Eye and 11 the Gandalf rune, then the
@@ -90,6 +99,7 @@ from .rng import MAX_SEED, random_seed, session_seed
 __all__ = [
     "CHECK_FIELDS",
     "LINK_KEY",
+    "LEGACY_FIELDS",
     "LINK_VERSION",
     "MAX_CODE_BYTES",
     "MAX_CODE_LENGTH",
@@ -101,6 +111,7 @@ __all__ = [
     "MAX_NUMBER",
     "MAX_PAYLOAD_LENGTH",
     "OUTCOMES",
+    "READ_VERSIONS",
     "Claim",
     "Kind",
     "Link",
@@ -125,7 +136,9 @@ __all__ = [
     "verify",
 ]
 
-LINK_VERSION = 1
+LINK_VERSION = 2
+#: The link versions this module reads.
+READ_VERSIONS = (1, 2)
 #: The URL parameter that carries a link payload (``#r=…`` or ``?r=…``).
 LINK_KEY = "r"
 #: The longest payload any link can have (worst-case inputs; tested).
@@ -173,8 +186,11 @@ CHECK_FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
     "gurps": (("skill", "int"), ("modifiers", "ints"), ("defence", "bool")),
     "gurps-quick": (("a", "int"), ("b", "int")),
     "gurps-regular": (("a", "int"), ("b", "int"), ("high_skill_rule", "bool")),
-    "fate": (("skill", "int"), ("difficulty", "int"), ("favour_spent", "int"), ("favour_held", "optint")),
+    "fate": (("skill", "int"), ("difficulty", "int"), ("favour_spent", "int"), ("favour_held", "optint"), ("ties_succeed", "bool")),
 }
+
+#: Per version, the check fields it does not carry and the value they had then.
+LEGACY_FIELDS: dict[int, dict[str, dict[str, Any]]] = {1: {"fate": {"ties_succeed": True}}}
 
 #: Per system, the outcomes a claim can name (stored as an index).
 OUTCOMES: dict[str, tuple[str, ...]] = {
@@ -345,10 +361,14 @@ def _check_system(check: Any) -> str:
     return system
 
 
-def _write_check(w: _Writer, system: str, check: Any) -> None:
+def _write_check(w: _Writer, system: str, check: Any, version: int = LINK_VERSION) -> None:
+    """The system byte and the check fields that links of ``version`` carry."""
     w.byte(_SYSTEMS.index(system))
     values = check.to_dict()
+    absent = LEGACY_FIELDS.get(version, {}).get(system, {})
     for name, spec in CHECK_FIELDS[system]:
+        if name in absent:
+            continue
         value = values[name]
         if spec == "int":
             w.sv(value)
@@ -364,13 +384,16 @@ def _write_check(w: _Writer, system: str, check: Any) -> None:
             w.byte(spec.index(value))
 
 
-def _read_check(r: _Reader) -> tuple[str, Any]:
+def _read_check(r: _Reader, version: int = LINK_VERSION) -> tuple[str, Any]:
     code = r.byte("link.system")
     if code >= len(_SYSTEMS):
         raise _fail("link.system", f"unknown system number {code}", code="choice", allowed=list(_SYSTEMS), value=code)
     system = _SYSTEMS[code]
-    values: dict[str, Any] = {}
+    absent = LEGACY_FIELDS.get(version, {}).get(system, {})
+    values: dict[str, Any] = dict(absent)
     for name, spec in CHECK_FIELDS[system]:
+        if name in absent:
+            continue
         path = f"link.check.{name}"
         if spec == "int":
             values[name] = r.sv(path)
@@ -492,6 +515,8 @@ class Link:
     commitment: bytes | None = None
     digest: bytes = b""
     payload: str = ""
+    #: The format version the link is written in (a decoded link keeps the one it was made in).
+    version: int = LINK_VERSION
 
     @property
     def secret(self) -> bool:
@@ -518,6 +543,7 @@ class Link:
             "claim": None if self.claim is None else self.claim.to_dict(),
             "commitment": None if self.commitment is None else self.commitment.hex(),
             "secret": self.secret,
+            "version": self.version,
         }
 
 
@@ -533,9 +559,13 @@ def _session_fields(session_code: Any, number: Any) -> tuple[str | None, int | N
 def _body(link: Link) -> bytes:
     """Everything before the digest."""
     w = _Writer()
-    w.uv(LINK_VERSION)
+    w.uv(link.version)
     w.byte(_KIND_CODES.index(link.kind))
-    _write_check(w, link.system, link.check)
+    values = link.check.to_dict()
+    for name, value in LEGACY_FIELDS.get(link.version, {}).get(link.system, {}).items():
+        if values[name] != value:
+            raise InputError(f"check.{name}", "rule", f"a link of version {link.version} cannot carry {name}={values[name]}", value=values[name])
+    _write_check(w, link.system, link.check, link.version)
     w.text(link.name)
     w.text(link.label)
     if link.kind is Kind.ROLL:
@@ -596,7 +626,7 @@ def session_roll_seed(session_code: str, number: int, check: Any, name: str = ""
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     w = _Writer()
     w.raw(session_seed(code, number).to_bytes(8, "big"))  # type: ignore[arg-type]
-    _write_check(w, system, check)
+    _write_check(w, system, check, 1)  # the version-1 fields: a table option does not change the dice
     w.text(name)
     return int.from_bytes(hashlib.sha256(_ROLL_SEED_DOMAIN + bytes(w.out)).digest()[:8], "big")
 
@@ -755,16 +785,16 @@ def decode_link(text: Any) -> Link:
         raise _fail("link", "the link is cut short")
     r = _Reader(data[:-_DIGEST_BYTES])
     version = r.uv("link.version")
-    if version != LINK_VERSION:
-        raise _fail("link.version", f"this app reads links of version {LINK_VERSION}, this one is version {version}", code="choice", allowed=[LINK_VERSION], value=version)
+    if version not in READ_VERSIONS:
+        raise _fail("link.version", f"this app reads links of version {LINK_VERSION} and older, this one is version {version}", code="choice", allowed=list(READ_VERSIONS), value=version)
     kind_code = r.byte("link.kind")
     if kind_code >= len(_KIND_CODES):
         raise _fail("link.kind", f"unknown kind number {kind_code}", code="choice", allowed=[str(k) for k in _KIND_CODES], value=kind_code)
     kind = _KIND_CODES[kind_code]
-    system, check = _read_check(r)
+    system, check = _read_check(r, version)
     name = r.text("link.name", MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = r.text("link.label", MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
-    link = Link(kind, system, check, name, label)
+    link = Link(kind, system, check, name, label, version=version)
     if kind is not Kind.CHECK:
         has_session = r.byte("link.session")
         if has_session > 1:

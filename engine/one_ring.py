@@ -19,6 +19,9 @@ Readings this module uses (see also the README's "Rules readings"):
 - ``automatic`` in a roll record is ``"gandalf"`` whenever the kept feat die is
   the Gandalf rune, ``"eye"`` when the kept die is the Eye on a Miserable roll,
   else ``None``.
+- An automatic outcome has no margin: ``margin`` is ``None`` when ``automatic``
+  is set (a Gandalf success whose total is below the TN never shows a negative
+  margin, nor a Miserable Eye a positive one); otherwise it is total − TN.
 
 Dice order (generator ``kostka-dice-v1``, see :mod:`engine.rng`): feat die 1
 (``dice.die(12)``), feat die 2 only when favoured or ill-favoured, then the
@@ -53,7 +56,10 @@ __all__ = [
     "OneRingCheck",
     "OneRingOdds",
     "OneRingRoll",
+    "attack_tn",
     "feat_face_name",
+    "hope_dice",
+    "protection_check",
     "odds",
     "roll",
     "spend_icons",
@@ -76,6 +82,12 @@ FEAT_FACES = tuple(range(EYE, GANDALF + 1))
 
 RATING_RANGE = (0, 6)
 TN_RANGE = (1, 40)
+#: An adversary's Parry, added to the TN of an attack roll.
+PARRY_RANGE = (0, 20)
+#: Armour Protection: the number of success dice of a Protection roll.
+PROTECTION_RANGE = RATING_RANGE
+#: A blow's Injury rating: the TN of the Protection roll.
+INJURY_RANGE = TN_RANGE
 BONUS_DICE_RANGE = (0, 6)
 ATTRIBUTE_RANGE = (1, 19)
 
@@ -108,6 +120,45 @@ def _feat_value(face: int) -> int:
 
 def _success_value(face: int, weary: bool) -> int:
     return 0 if weary and face <= 3 else face
+
+
+def hope_dice(spend_hope: bool, inspired: bool = False) -> int:
+    """Bonus success dice for the Hope spent on a roll: a hero spends at most **one** Hope,
+    for one die, two when Inspired (2nd edition). A companion's support is a bonus die of
+    its own, added to :attr:`OneRingCheck.bonus_dice` beside these."""
+    return (2 if check_bool("inspired", inspired) else 1) if check_bool("spend_hope", spend_hope) else 0
+
+
+def attack_tn(tn: int, parry: int) -> int:
+    """The TN of an attack roll: the Strength TN (or a TN typed in) **plus the adversary's Parry**
+    (2nd edition); the sum must be a TN of 1–40."""
+    tn = check_int("tn", tn, *TN_RANGE)
+    parry = check_int("parry", parry, *PARRY_RANGE)
+    if tn + parry > TN_RANGE[1]:
+        raise RuleError("parry", f"TN {tn} plus Parry {parry} is above {TN_RANGE[1]}", high=TN_RANGE[1] - tn, value=parry)
+    return tn + parry
+
+
+def protection_check(
+    protection: int,
+    injury: int,
+    *,
+    feat_mode: FeatMode | str = FeatMode.NORMAL,
+    bonus_dice: int = 0,
+    weary: bool = False,
+    miserable: bool = False,
+) -> OneRingCheck:
+    """A Protection roll after a serious blow: the Feat die plus as many Success dice as the
+    armour's Protection rating, against a TN equal to the blow's Injury rating. Weary and
+    Miserable apply as to any roll. (It is an ordinary :class:`OneRingCheck`.)"""
+    return OneRingCheck(
+        rating=check_int("protection", protection, *PROTECTION_RANGE),
+        tn=check_int("injury", injury, *INJURY_RANGE),
+        feat_mode=feat_mode,
+        bonus_dice=bonus_dice,
+        weary=weary,
+        miserable=miserable,
+    )
 
 
 def target_number(attribute: int) -> int:
@@ -351,7 +402,7 @@ class OneRingRoll:
     tn: int
     degree: Degree
     automatic: str | None
-    margin: int
+    margin: int | None
 
     system: ClassVar[str] = "one-ring"
 
@@ -428,7 +479,7 @@ def roll(check: OneRingCheck, dice: Dice | int) -> OneRingRoll:
         tn=check.tn,
         degree=_degree(success, icons),
         automatic=automatic,
-        margin=total - check.tn,
+        margin=None if automatic else total - check.tn,
     )
 
 

@@ -24,8 +24,8 @@ from typing import Any, ClassVar
 import param
 
 from engine import Dice, InputError, RuleError
-from engine.combat import WOLF, Combatant, Policy, generate_monster
-from engine.combat_battle import Encounter, Fight, run_seed, simulate_battle, simulate_many
+from engine.combat import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, generate_monster
+from engine.combat_battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
 from engine.combat_duel import duel_odds, win_chance_by_spend
 
 from .i18n import N_
@@ -274,6 +274,10 @@ class FightSetup(Form):
     monster_recover_spend = param.String(default="0")
     first = param.Selector(default="heroes", objects=list(SIDES))
     damage_rule = param.Selector(default="difference", objects=["difference", "one_plus"])
+    halving = param.Selector(default="roll", objects=list(HALVING_RULES),
+                             doc="the defending position's halving: the whole attack roll, the dice and points, or the damage")
+    after_kill = param.Selector(default="end", objects=list(AFTER_KILL),
+                                doc="a kill inside a chain of attacks: the chain ends, or goes on to the next enemy faced")
     runs = param.String(default="500")
     seed = param.String(default="1")
     skill_modifier = param.String(default="0", doc="added to the skill die of a generated monster")
@@ -321,7 +325,8 @@ class FightSetup(Form):
                 name = str(row.get("name") or "").strip()
                 if name and name not in sheets[side]:
                     sheets[side][name] = row
-        data: dict[str, Any] = {"formations": {}, "options": {"first": self.first, "damage_rule": self.damage_rule}}
+        data: dict[str, Any] = {"formations": {}, "options": {"first": self.first, "damage_rule": self.damage_rule,
+                                                              "halving": self.halving, "after_kill": self.after_kill}}
         for side, make in (("heroes", hero_from_sheet), ("monsters", monster_from_sheet)):
             placed = plan.placed(side)
             if not placed:
@@ -583,12 +588,23 @@ def _attack_text(tr: Any, e: dict[str, Any]) -> str:
     parts = [tr(N_("{attacker} attacks {defender} (attack {n}): {a1}+{a2}, skill {skill:+d}, points {points} = {roll}"),
                 attacker=e["attacker"], defender=e["defender"], n=e.get("attack_number", 1), a1=a1, a2=a2,
                 skill=e["attack_skill"], points=e["attack_points"], roll=e["attack_roll"])]
-    if e["halved"]:
+    halving = e.get("halving", "roll")
+    if e["halved"] and halving == "roll":
         parts.append(tr(N_("halved to {total} (the target stands in a defending position)"), total=e["attack_total"]))
+    elif e["halved"] and halving == "dice":
+        parts.append(tr(N_("with the dice and points halved before the skill: {total} (the target stands in a defending "
+                           "position)"), total=e["attack_total"]))
     parts.append(tr(N_("against {d1}+{d2}, skill {skill:+d}, points {points} = {defence}."), d1=d1, d2=d2,
                     skill=e["defence_skill"], points=e["defence_points"], defence=e["defence_total"]))
     text = ", ".join(parts[:-1]) + " " + parts[-1]
-    if e["hit"]:
+    if e["halved"] and halving == "damage" and e["margin"] > 0:
+        if e["hit"]:
+            text += " " + tr(N_("Hit, its damage halved (the target stands in a defending position): {damage} damage, "
+                                "life {before} → {after}."), damage=e["damage"], before=e["life_before"],
+                             after=e["life_after"])
+        else:
+            text += " " + tr(N_("The hit is halved to no damage (the target stands in a defending position)."))
+    elif e["hit"]:
         text += " " + tr(N_("Hit: {damage} damage, life {before} → {after}."), damage=e["damage"],
                          before=e["life_before"], after=e["life_after"])
     else:
@@ -596,7 +612,23 @@ def _attack_text(tr: Any, e: dict[str, Any]) -> str:
     return text
 
 
-def extra_attack_text(tr: Any, number: int, damage: int, life_before: int) -> str:
+#: The defending position's halving, in words (the option on the fight screen).
+HALVING_LABELS = {
+    "roll": N_("Halve the whole attack roll (2d6 + skill + points)"),
+    "dice": N_("Halve only 2d6 + points, then add the skill"),
+    "damage": N_("Roll in full, halve the damage of a hit"),
+}
+AFTER_KILL_LABELS = {
+    "end": N_("A kill ends the chain of attacks"),
+    "next": N_("After a kill the chain goes on to the next enemy faced"),
+}
+
+
+def extra_attack_text(tr: Any, number: int, damage: int, life_before: int, after_kill: bool = False) -> str:
+    if after_kill:
+        if number == 2:
+            return tr(N_("A second attack: the hit felled its target, so the chain goes on to the next enemy faced."))
+        return tr(N_("A third attack, the last: the hit felled its target, so the chain goes on to the next enemy faced."))
     if number == 2:
         return tr(N_("A second attack: the hit took {damage} of {life} life, at least a third."), damage=damage,
                   life=life_before)
@@ -648,7 +680,10 @@ def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str]
         elif kind == "extra_attack":
             damage = last_attack["damage"] if last_attack else 0
             life = last_attack["life_before"] if last_attack else 0
-            out.append(extra_attack_text(tr, e["attack_number"], damage, life))
+            out.append(extra_attack_text(tr, e["attack_number"], damage, life, bool(e.get("after_kill"))))
+        elif kind == "waits":
+            out.append(tr(N_("{creature} was moved during its own side's turn: it acts from the next turn."),
+                          creature=e["creature"]))
         elif kind == "fall":
             out.append(tr(N_("{creature} falls, struck by {by}, and leaves its position."), creature=e["creature"],
                           by=e["by"]))
@@ -705,6 +740,8 @@ class FightDesk(param.Parameterized):
     odds = param.Parameter(default=None, doc="DuelOdds of the chosen hero and monster, or None")
     by_spend = param.Dict(default={}, doc="favour spent per attack -> P(hero wins)")
     odds_error = param.Parameter(default=None, doc="why there are no odds (an InputError), or None")
+    halving_effect = param.Dict(default={}, doc="the halving reading's effect: hit chances of the form's hero and "
+                                "monster against each other, in an attacking and in a defending position")
     encounter_error = param.Parameter(default=None, doc="why the encounter cannot be fought (InputError) or None")
     balance = param.Parameter(default=None, doc="engine Balance of the placed creatures, or None")
     pairing = param.List(default=[], doc="re-pairing events at the start of the fight")
@@ -728,7 +765,7 @@ class FightDesk(param.Parameterized):
         self.monster_form.param.watch(self._refresh_odds, [p for p in self.monster_form.param
                                                            if p not in ("name", "errors")])
         self.setup.param.watch(self._refresh_odds, ["hero_attack", "hero_defence", "monster_attack",
-                                                    "monster_defence", "first", "damage_rule"])
+                                                    "monster_defence", "first", "damage_rule", "halving"])
         self.heroes.param.watch(self._refresh_encounter, ["characters"])
         self.monsters.param.watch(self._refresh_encounter, ["characters"])
         self.plan.param.watch(self._refresh_encounter, ["heroes", "monsters"])
@@ -783,11 +820,33 @@ class FightDesk(param.Parameterized):
             hero_sheet, monster_sheet = self.hero_form.to_dict(), self.monster_form.to_dict()
             hero = hero_from_sheet({**hero_sheet, "name": hero_sheet["name"].strip() or "?"}, "hero")
             monster = monster_from_sheet({**monster_sheet, "name": monster_sheet["name"].strip() or "?"}, "monster")
+        except InputError as error:
+            self.param.update(odds=None, by_spend={}, odds_error=error, halving_effect={})
+            return
+        self.halving_effect = self._halving_effect(hero, monster)
+        try:
             odds, by_spend = self.setup.duel(hero, monster)
         except InputError as error:
             self.param.update(odds=None, by_spend={}, odds_error=error)
             return
         self.param.update(odds=odds, by_spend=by_spend, odds_error=None)
+
+    def _halving_effect(self, hero: Combatant, monster: Combatant) -> dict[str, Any]:
+        """Hit chances of the hero on the form against the monster on the form and back, against an
+        attacking and a defending position, under the halving reading chosen (points as the policies spend)."""
+        values = self.setup.parse()
+        h_att, h_def = min(values.get("hero_attack", 0), hero.points), min(values.get("hero_defence", 0), hero.points)
+        m_att = min(values.get("monster_attack", 0), monster.points)
+        m_def = min(values.get("monster_defence", 0), monster.points)
+        rule, halving = self.setup.damage_rule, self.setup.halving
+
+        def p(a: Combatant, d: Combatant, ap: int, dp: int, back: bool) -> Any:
+            return attack_odds(a.skill, d.skill, ap, dp, back, rule, halving).p_hit
+
+        return {"halving": halving, "hero": hero.name, "monster": monster.name,
+                "hero_front": p(hero, monster, h_att, m_def, False), "hero_back": p(hero, monster, h_att, m_def, True),
+                "monster_front": p(monster, hero, m_att, h_def, False),
+                "monster_back": p(monster, hero, m_att, h_def, True)}
 
     def encounter(self) -> Encounter:
         return self.setup.encounter(list(self.heroes.characters), list(self.monsters.characters), self.plan)

@@ -96,7 +96,7 @@ def error_text(tr: Translator, error: Any) -> str:
             return tr(N_("You cannot spend more favour than you hold."))
         if field in ("skill", "effective_skill"):
             return tr(N_("No roll is allowed below effective skill 3, except for a defence."))
-        if field in ("hope", "hope_spent"):
+        if field in ("hope", "hope_spent", "hope_spend"):
             return tr(N_("Not enough Hope."))
         if field in ("icons", "choices"):
             return tr(N_("You cannot spend more icons than you rolled."))

@@ -156,7 +156,8 @@ def _cap_check(values: dict[str, Any], current: str, maximum: str) -> dict[str, 
 
 OR_SKILLS = tuple(one_ring.SKILLS)
 OR_PROFICIENCIES = tuple(one_ring.PROFICIENCIES)
-OR_ABILITIES = OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom")
+#: "protection" is the Protection roll: the armour's Protection against the blow's Injury as TN.
+OR_ABILITIES = OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom", "protection")
 #: Which TN an ability rolls against. Combat proficiencies use Strength (core
 #: game); Valour and Wisdom use Heart and Wits (a reading; the TN can be typed in).
 OR_ABILITY_ATTRIBUTE = {
@@ -174,7 +175,7 @@ OR_LABELS = {
     "persuade": N_("Persuade"), "stealth": N_("Stealth"), "scan": N_("Scan"), "explore": N_("Explore"),
     "riddle": N_("Riddle"), "lore": N_("Lore"),
     "axes": N_("Axes"), "bows": N_("Bows"), "spears": N_("Spears"), "swords": N_("Swords"),
-    "valour": N_("Valour"), "wisdom": N_("Wisdom"),
+    "valour": N_("Valour"), "wisdom": N_("Wisdom"), "protection": N_("Protection"),
 }
 OR_SPECIAL_LABELS = {
     "cancel_failure": N_("Cancel a failure"),
@@ -203,6 +204,7 @@ def _one_ring_character_params() -> dict[str, param.Parameter]:
         params[prof] = param.String(default="0", doc=OR_LABELS[prof])
     params["valour"] = param.String(default="1")
     params["wisdom"] = param.String(default="1")
+    params["protection"] = param.String(default="0", doc=OR_LABELS["protection"])
     params["hope"] = param.String(default="8")
     params["hope_max"] = param.String(default="8")
     return params
@@ -213,6 +215,7 @@ class _OneRingCharacterBase(Form):
     BOUNDS = {
         **dict.fromkeys(one_ring.ATTRIBUTES, one_ring.ATTRIBUTE_RANGE),
         **dict.fromkeys(OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom"), one_ring.RATING_RANGE),
+        "protection": one_ring.PROTECTION_RANGE,
         "hope": (0, 40),
         "hope_max": (0, 40),
     }
@@ -242,14 +245,17 @@ class OneRingDesk(Form):
     """A One Ring character plus the next roll's inputs; ``check`` and ``odds`` follow them live."""
 
     system: ClassVar[str] = "one-ring"
-    BOUNDS = {"bonus_dice": one_ring.BONUS_DICE_RANGE, "hope_spend": (0, 6)}
+    #: A hero spends at most one Hope on a roll (2nd edition): ``hope_spend`` is "0" or "1".
+    BOUNDS = {"bonus_dice": one_ring.BONUS_DICE_RANGE, "hope_spend": (0, 1)}
     FEAT_MODES = ("auto", "normal", "favoured", "ill_favoured")
 
     ability = param.Selector(default="awareness", objects=list(OR_ABILITIES))
     feat_mode = param.Selector(default="auto", objects=list(FEAT_MODES), doc="auto: favoured when the skill is marked")
     bonus_dice = param.String(default="0")
-    hope_spend = param.String(default="0", doc="Hope points spent for bonus success dice")
+    hope_spend = param.String(default="0", doc="1 when a Hope is spent on the roll (one bonus success die, two when Inspired)")
     tn_override = param.String(default="", doc="A TN typed in by the Loremaster (empty: from the attribute)")
+    parry = param.String(default="0", doc="An attack roll (a combat proficiency): the adversary's Parry, added to the TN")
+    injury = param.String(default="", doc="A Protection roll: the blow's Injury rating, the roll's TN")
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None, doc="The OneRingCheck of the current inputs, or None")
@@ -263,7 +269,7 @@ class OneRingDesk(Form):
         self.character = params.pop("character")
         super().__init__(**params)
         self.character.param.watch(self._refresh, _inputs(self.character))
-        self.param.watch(self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override"])
+        self.param.watch(self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury"])
         self._refresh()
 
     def rating(self) -> int | None:
@@ -277,7 +283,49 @@ class OneRingDesk(Form):
             return self.feat_mode
         return "favoured" if getattr(self.character, f"fav_{self.ability}", False) else "normal"
 
+    @property
+    def is_attack(self) -> bool:
+        """A combat proficiency: an attack roll, against the TN plus the adversary's Parry."""
+        return self.ability in OR_PROFICIENCIES
+
+    def base_tn(self) -> int | None:
+        """The TN before the adversary's Parry (typed in, or from the attribute); None while invalid."""
+        if self.tn_override.strip():
+            try:
+                return parse_int("tn_override", self.tn_override, *one_ring.TN_RANGE)
+            except InputError:
+                return None
+        return self.character.tn_of(OR_ABILITY_ATTRIBUTE[self.ability])
+
+    def parry_value(self) -> int:
+        """The adversary's Parry of an attack roll (0 for any other roll); raises InputError when bad."""
+        if not self.is_attack or not self.parry.strip():
+            return 0
+        return parse_int("parry", self.parry, *one_ring.PARRY_RANGE)
+
+    def protection_check(self) -> one_ring.OneRingCheck:
+        """The Protection roll: the armour's Protection against the blow's Injury (Weary and
+        Miserable as on the sheet); raises InputError (with the field) when one is bad."""
+        if "protection" in self.character.errors:
+            raise self.character.errors["protection"]
+        char = self.character.parse()
+        if "protection" not in char:
+            raise InputError("protection", "type", "Protection missing")
+        injury = parse_int("injury", self.injury, *one_ring.INJURY_RANGE)
+        return one_ring.protection_check(char["protection"], injury, weary=char.get("weary", False), miserable=char.get("miserable", False))
+
     def tn(self) -> int | None:
+        if self.ability == "protection":
+            try:
+                return parse_int("injury", self.injury, *one_ring.INJURY_RANGE)
+            except InputError:
+                return None
+        if self.is_attack:
+            base = self.base_tn()
+            try:
+                return None if base is None else one_ring.attack_tn(base, self.parry_value())
+            except InputError:
+                return None
         if self.tn_override.strip():
             try:
                 return parse_int("tn_override", self.tn_override, *one_ring.TN_RANGE)
@@ -292,6 +340,19 @@ class OneRingDesk(Form):
                 parse_int("tn_override", self.tn_override, *one_ring.TN_RANGE)
             except InputError as error:
                 errors["tn_override"] = error
+        if self.ability == "protection":
+            try:
+                parse_int("injury", self.injury, *one_ring.INJURY_RANGE)
+            except InputError as error:
+                errors["injury"] = error
+        elif self.is_attack:
+            try:
+                parry = self.parry_value()
+                base = self.base_tn()
+                if base is not None:
+                    one_ring.attack_tn(base, parry)
+            except InputError as error:
+                errors["parry"] = error
         spend = values.get("hope_spend")
         if spend:
             char = self.character.parse()
@@ -301,7 +362,7 @@ class OneRingDesk(Form):
         return errors
 
     def bonus_total(self, values: dict[str, Any]) -> int:
-        """Bonus success dice: the typed ones plus one per Hope spent (two if Inspired)."""
+        """Bonus success dice: the typed ones (a companion's support…) plus one for the Hope spent (two if Inspired)."""
         per_hope = 2 if self.character.inspired else 1
         return values.get("bonus_dice", 0) + per_hope * values.get("hope_spend", 0)
 
@@ -311,7 +372,8 @@ class OneRingDesk(Form):
         char_values = self.character.parse()
         if self.errors:
             raise next(iter(self.errors.values()))
-        relevant = [self.ability] + ([] if self.tn_override.strip() else [OR_ABILITY_ATTRIBUTE[self.ability]])
+        own_tn = self.tn_override.strip() or self.ability == "protection"
+        relevant = [self.ability] + ([] if own_tn else [OR_ABILITY_ATTRIBUTE[self.ability]])
         for key in relevant:
             if key in self.character.errors:
                 raise self.character.errors[key]
@@ -319,7 +381,7 @@ class OneRingDesk(Form):
             raise InputError(self.ability, "type", "rating missing")
         tn = self.tn()
         if tn is None:
-            raise InputError(OR_ABILITY_ATTRIBUTE[self.ability], "range", "no TN")
+            raise InputError(OR_ABILITY_ATTRIBUTE.get(self.ability, "injury"), "range", "no TN")
         bonus = self.bonus_total(values)
         if bonus > one_ring.BONUS_DICE_RANGE[1]:
             raise InputError("bonus_dice", "range", "too many bonus dice", low=0, high=one_ring.BONUS_DICE_RANGE[1])
@@ -363,7 +425,7 @@ class OneRingDesk(Form):
         return picked
 
     def url_state(self) -> dict[str, str]:
-        out = {k: getattr(self, k) for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override")}
+        out = {k: getattr(self, k) for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury")}
         out["secret"] = "1" if self.secret else ""
         return out
 
@@ -594,6 +656,7 @@ class FateDesk(Form):
 
     difficulty = param.String(default="0")
     favour_spend = param.String(default="0")
+    ties_succeed = param.Boolean(default=False, doc="Table option: a result equal to the skill passes (by default it fails)")
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None)
@@ -606,7 +669,7 @@ class FateDesk(Form):
         self.character = params.pop("character")
         super().__init__(**params)
         self.character.param.watch(self._refresh, _inputs(self.character))
-        self.param.watch(self._refresh, ["difficulty", "favour_spend"])
+        self.param.watch(self._refresh, ["difficulty", "favour_spend", "ties_succeed"])
         self._refresh()
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
@@ -626,7 +689,8 @@ class FateDesk(Form):
             if key in self.character.errors:
                 raise self.character.errors[key]
         return fate.FateCheck(
-            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"]
+            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"],
+            ties_succeed=self.ties_succeed,
         )
 
     def _refresh(self, *events: Any) -> None:
@@ -650,7 +714,8 @@ class FateDesk(Form):
         self.last = entry
 
     def url_state(self) -> dict[str, str]:
-        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else ""}
+        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else "",
+                "ties": "1" if self.ties_succeed else ""}
 
 
 # -- rolls and the log ---------------------------------------------------------------------------
@@ -1041,9 +1106,11 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["ability"] = values["ability"]
         if values.get("feat_mode") in OneRingDesk.FEAT_MODES:
             updates["feat_mode"] = values["feat_mode"]
-        for key in ("bonus_dice", "hope_spend", "tn_override"):
+        for key in ("bonus_dice", "tn_override", "parry", "injury"):
             if key in values:
                 updates[key] = _text(values[key])
+        if "hope_spend" in values:  # at most one Hope a roll (older addresses may ask for more)
+            updates["hope_spend"] = "0" if _text(values["hope_spend"]).strip() in ("", "0") else "1"
         if "secret" in values:
             updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):
@@ -1080,6 +1147,8 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["difficulty"] = _text(values["difficulty"])
         if "spend" in values:
             updates["favour_spend"] = _text(values["spend"])
+        if "ties" in values:
+            updates["ties_succeed"] = _flag(values["ties"])
         if "secret" in values:
             updates["secret"] = _flag(values["secret"])
     desk.param.update(**updates)

@@ -32,6 +32,7 @@ CHECKS = [
     RegularContest(11, 11, high_skill_rule=False),
     FateCheck(7),
     FateCheck(8, difficulty=2, favour_spent=1, favour_held=3),
+    FateCheck(7, difficulty=2, ties_succeed=True),
 ]
 SEEDS = (0, 1, 42, 2**32 + 7, 2**64 - 1)
 

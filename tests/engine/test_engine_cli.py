@@ -98,6 +98,8 @@ def test_bad_input_exits_2_with_one_line(args, field):
 
 def test_main_in_process(capsys):
     assert main(["odds", "fate", "--skill", "7"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_success_exact"] == "5/12"  # a tie fails
+    assert main(["odds", "fate", "--skill", "7", "--ties-succeed"]) == 0
     assert json.loads(capsys.readouterr().out)["p_success_exact"] == "7/12"
     assert main(["odds", "fate", "--skill", "x"]) == 2
     captured = capsys.readouterr()

@@ -192,11 +192,16 @@ def test_session_seed_is_pinned_and_bound_to_every_input():
 
 def test_pinned_payload():
     """The format is a contract: this link must decode to this roll forever."""
-    payload = "AQEABBoBAAAACtCk0YDQvtC00L4AAAAAAAAAAAAqBEARAAAJsyO-q6k"
+    payload = "AgEABBoBAAAACtCk0YDQvtC00L4AAAAAAAAAAAAqBEARAAAj1AGteRU"
     assert links.encode_roll_link(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), seed=42, name="Фродо") == payload
     verdict = verify(payload)
     assert verdict.verified
     assert verdict.link.claim == Claim((4, 0, 1, 1), "failure")
+    # the same roll in version 1 of the format is still read, and written back as it was
+    old = "AQEABBoBAAAACtCk0YDQvtC00L4AAAAAAAAAAAAqBEARAAAJsyO-q6k"
+    verdict = verify(old)
+    assert verdict.verified and verdict.link.version == 1 and verdict.link.claim == Claim((4, 0, 1, 1), "failure")
+    assert links.encode_link(verdict.link) == old
 
 
 # -- tampering -------------------------------------------------------------------------------------
@@ -358,15 +363,15 @@ def test_every_prefix_is_refused_as_cut_short():
 
 def test_a_sealed_link_reveals_nothing_about_the_dice():
     check = FateCheck(skill=7)
-    a = links.encode_secret_link(check, seed=1, name="GM")
-    b = links.encode_secret_link(check, seed=2, name="GM")
+    a = links.encode_secret_link(check, seed=10**15 + 1, name="GM")
+    b = links.encode_secret_link(check, seed=10**15 + 2, name="GM")
     la, lb = decode_link(a.link), decode_link(b.link)
     # same length, same fields; only the commitment (and the digest over it) differ
     assert len(a.link) == len(b.link)
     assert dataclasses.replace(la, commitment=None, digest=b"", payload="") == dataclasses.replace(lb, commitment=None, digest=b"", payload="")
     assert la.seed is None and la.claim is None
     assert str(a.seed) not in a.link and a.reveal not in a.link
-    assert links.decode_reveal_code(a.reveal) == 1
+    assert links.decode_reveal_code(a.reveal) == 10**15 + 1
 
 
 def test_secret_with_session_does_not_use_the_session_seed():
@@ -480,7 +485,8 @@ def _payload(body: bytes) -> str:
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        (bytes([2, 1, 0]), "link.version"),
+        (bytes([3, 1, 0]), "link.version"),
+        (bytes([0, 1, 0]), "link.version"),
         (bytes([1, 9, 0]), "link.kind"),
         (bytes([1, 1, 9]), "link.system"),
         (bytes([1, 0, 0, 0x04, 0x1A, 3, 0, 0, 0, 0, 0]), "link.check.feat_mode"),

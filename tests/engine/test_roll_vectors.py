@@ -69,7 +69,7 @@ def test_literal_records():
     }
     assert roll_check(FateCheck(7, 2, 1, 3), 7).to_dict() == {
         "system": "fate",
-        "check": {"skill": 7, "difficulty": 2, "favour_spent": 1, "favour_held": 3},
+        "check": {"skill": 7, "difficulty": 2, "favour_spent": 1, "favour_held": 3, "ties_succeed": False},
         "seed": 7,
         "dice": [2, 3],
         "difficulty": 2,

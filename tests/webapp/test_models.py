@@ -93,12 +93,12 @@ def test_hope_spent_adds_dice_and_is_deducted_after_the_roll():
 
 def test_hope_beyond_what_is_held_is_refused_and_nothing_is_lost():
     desk = OneRingDesk()
-    desk.character.hope = "1"
-    desk.hope_spend = "2"
+    desk.character.hope = "0"
+    desk.hope_spend = "1"
     assert desk.check is None
     assert desk.errors["hope_spend"].code == "rule"
-    assert desk.errors["hope_spend"].params["held"] == 1
-    assert desk.hope_spend == "2"
+    assert desk.errors["hope_spend"].params["held"] == 0
+    assert desk.hope_spend == "1"
 
 
 def test_a_bad_rating_marks_its_field_and_keeps_the_text():

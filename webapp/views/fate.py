@@ -11,10 +11,10 @@ from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
-from .common import Binder, TextField, attempt, button, html_pane, name_field, percent
+from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent
 from .share import hidden_html, secret_checkbox
 
-__all__ = ["FateView", "describe_fate_roll"]
+__all__ = ["FateView", "describe_fate_roll", "tie_reading"]
 
 
 def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
@@ -23,11 +23,21 @@ def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
         N_("2d6 = {dice}, difficulty {difficulty:+d}, favour spent {spent}: result {result} against skill {skill}."),
         dice=sum(roll.dice), difficulty=roll.check.difficulty, spent=roll.favour_spent, result=roll.result, skill=roll.skill,
     )
-    if roll.success:
+    if roll.margin == 0:
+        detail += " " + (tr(N_("A tie succeeds (table option: ties succeed).")) if roll.success else tr(N_("A tie fails.")))
+    elif roll.success:
         detail += " " + tr(N_("Margin {m}."), m=roll.margin)
     else:
         detail += " " + tr(N_("Missed by {m}."), m=-roll.margin)
     return outcome, detail
+
+
+def tie_reading(tr: Any, ties_succeed: bool) -> str:
+    """The tie reading in force, in words (shown beside the check)."""
+    if ties_succeed:
+        return tr(N_("Table option in force: a result equal to the skill succeeds."))
+    return tr(N_("A result below the skill succeeds; a result equal to the skill fails, as in the rules' own example "
+                 "(skill 7, difficulty +2, dice 3 and 2: result 7, a failure)."))
 
 
 class FateView(pn.viewable.Viewer):
@@ -53,14 +63,16 @@ class FateView(pn.viewable.Viewer):
         binder.text(self.roll_button, "name", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
-        note = html_pane("")
-        binder.on_lang(lambda: setattr(note, "object", '<div class="note">' + escape(tr(N_(
-            "Roll 2d6, add the difficulty, subtract the favour spent; a result equal to or below the skill succeeds "
-            "(a reading: the source is ambiguous about ties). Favour is declared before the roll and deducted."))) + "</div>"))
+        self.note = note = html_pane("")
+        self.ties_box = ties = checkbox(value=self.desk.ties_succeed, width=300, css_classes=["ties-succeed"])
+        binder.text(ties, "name", N_("Table option: ties succeed"))
+        ties.link(self.desk, value="ties_succeed", bidirectional=True)
+        self.desk.param.watch(lambda *_: self._show_note(), "ties_succeed")
+        binder.on_lang(self._show_note)
         roll_panel = pn.Column(
             TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
             TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
-            self.roll_button, secret_checkbox(binder, self.desk), self.roll_error, note, width=360, margin=(5, 10),
+            ties, self.roll_button, secret_checkbox(binder, self.desk), self.roll_error, note, width=360, margin=(5, 10),
         )
         self.odds_readout = html_pane("")
         self.chart = ProbabilityByValueChart(list(range(0, 4)))
@@ -77,6 +89,14 @@ class FateView(pn.viewable.Viewer):
             pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
             self.result,
             sizing_mode="stretch_width",
+        )
+
+    def _show_note(self) -> None:
+        tr = self.tr
+        self.note.object = (
+            f'<div class="note" data-testid="tie-reading">{escape(tr(N_("Roll 2d6, add the difficulty, subtract the favour spent."))) } '
+            f'{escape(tie_reading(tr, self.desk.ties_succeed))} '
+            f'{escape(tr(N_("Favour is declared before the roll and deducted.")))}</div>'
         )
 
     def _show_odds(self, *_: Any) -> None:

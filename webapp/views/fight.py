@@ -16,7 +16,9 @@ from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..fight_charts import LifeLeftChart
 from ..fight_models import (
+    AFTER_KILL_LABELS,
     BALANCE_LABELS,
+    HALVING_LABELS,
     SIDE_LABELS,
     FightDesk,
     describe_events,
@@ -269,7 +271,11 @@ class FightView(pn.viewable.Viewer):
         self.binder.on_lang(lambda: setattr(help_, "object", '<div class="note">' + escape(tr(N_(
             "Tap a creature, then the place it goes to. Each formation is an attacking position with a defending "
             "position behind it; formation 1 of the heroes faces formation 1 of the monsters. A creature in a "
-            "defending position regains 3 life each turn and is hit only by halved attack rolls."))) + "</div>"))
+            "defending position regains 3 life each turn and cannot attack; attacks on it are halved as the "
+            "reading below says. A creature moved during its own side's turn acts from the next turn."))) + "</div>"))
+        self.halving_readout = pane("")
+        desk.param.watch(self._show_halving, ["halving_effect"])
+        self.binder.on_lang(self._show_halving)
         self.bench = pn.Column(sizing_mode="stretch_width", margin=0)
         self.grid = pn.Column(sizing_mode="stretch_width", margin=0)
         message = html_pane("")
@@ -302,6 +308,16 @@ class FightView(pn.viewable.Viewer):
         self.binder.options(rule, {"difference": N_("Difference + points spent"),
                                    "one_plus": N_("1 + difference from 2 up, + points spent")})
         rule.link(self.setup, value="damage_rule", bidirectional=True)
+        halving = select(width=340, value=self.setup.halving)
+        self.binder.text(halving, "name", N_("Attacks on a defending position"))
+        self.binder.options(halving, HALVING_LABELS)
+        halving.link(self.setup, value="halving", bidirectional=True)
+        self.halving_select = halving
+        after_kill = select(width=340, value=self.setup.after_kill)
+        self.binder.text(after_kill, "name", N_("A kill inside a chain of attacks"))
+        self.binder.options(after_kill, AFTER_KILL_LABELS)
+        after_kill.link(self.setup, value="after_kill", bidirectional=True)
+        self.after_kill_select = after_kill
         s = self.setup
         policies = pn.FlexBox(
             self._field(s, "hero_attack", N_("Hero favour per attack"), 170),
@@ -316,7 +332,25 @@ class FightView(pn.viewable.Viewer):
         )
         self._draw_plan()
         return pn.Column(title, help_, self.bench, self.grid, pn.FlexBox(*buttons, flex_wrap="wrap"), message,
-                         self.encounter_status, policies, styles=CARD, sizing_mode="stretch_width")
+                         self.encounter_status, pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
+                         self.halving_readout, policies, styles=CARD, sizing_mode="stretch_width")
+
+    def _show_halving(self, *_: Any) -> None:
+        """The halving reading in force and its effect: the hit chances against either position."""
+        tr, effect = self.tr, self.desk.halving_effect
+        reading = tr(HALVING_LABELS[self.setup.halving])
+        text = escape(tr(N_("Reading in force: {reading}."), reading=reading))
+        if effect:
+            hero = effect["hero"] if effect["hero"] != "?" else tr(N_("Hero"))
+            monster = effect["monster"] if effect["monster"] != "?" else tr(N_("Monster"))
+            lines = [
+                tr(N_("{attacker} hits {defender}: {front} in an attacking position, {back} in a defending position."),
+                   attacker=a, defender=d, front=percent(front), back=percent(back))
+                for a, d, front, back in ((hero, monster, effect["hero_front"], effect["hero_back"]),
+                                          (monster, hero, effect["monster_front"], effect["monster_back"]))
+            ]
+            text += "<br>" + "<br>".join(escape(line) for line in lines)
+        self.halving_readout.object = f'<div class="note" data-testid="halving-effect">{text}</div>'
 
     # Buttons are made once and then only relabelled or hidden: replacing widgets while a finger taps
     # would drop the tap.
@@ -579,12 +613,14 @@ class FightView(pn.viewable.Viewer):
             else:
                 last = run.last_attack() or {}
                 why = tr(N_("{actor} attacks again."), actor=na.actor) + " " + extra_attack_text(
-                    tr, na.attack_number, last.get("damage", 0), last.get("life_before", 0))
+                    tr, na.attack_number, last.get("damage", 0), last.get("life_before", 0), last.get("life_after") == 0)
             status = (f'<div class="readout" data-testid="fight-status"><b>{escape(tr(turn, round=na.round))}</b> '
                       f'<span data-testid="actor">{escape(why)}</span></div>')
             options = {}
             for n in na.targets:
-                label = n + (" " + tr(N_("(defending: attack halved)")) if n in na.halved_targets else "")
+                damage_halved = run.fight.encounter.halving == "damage"
+                halved = N_("(defending: damage halved)") if damage_halved else N_("(defending: attack halved)")
+                label = n + (" " + tr(halved) if n in na.halved_targets else "")
                 options[label] = n
             self.target.options = options
             self.target.value = na.default_target
@@ -621,7 +657,7 @@ class FightView(pn.viewable.Viewer):
             elif e["event"] == "extra_attack":
                 last = next(x for x in events if x["event"] == "attack")
                 parts.append(f'<div class="readout" data-testid="extra"><b>'
-                             f'{escape(extra_attack_text(tr, e["attack_number"], last["damage"], last["life_before"]))}'
+                             f'{escape(extra_attack_text(tr, e["attack_number"], last["damage"], last["life_before"], bool(e.get("after_kill"))))}'
                              "</b></div>")
             elif e["event"] == "recover":
                 parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["faces"]],

@@ -165,9 +165,11 @@ class GurpsView(pn.viewable.Viewer):
         binder.text(self.roll_button, "name", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
+        #: below effective skill 3 only a defence may be rolled: said right above the Roll button
+        self.not_allowed = html_pane("")
         roll_panel = pn.Column(
             self.skill, mods_title, self.mod_rows, pn.Row(self.defence, self.secret), tries,
-            self.effective, self.roll_button, self.roll_error, width=460, margin=(5, 10),
+            self.effective, self.not_allowed, self.roll_button, self.roll_error, width=460, margin=(5, 10),
         )
 
         self.odds_readout = html_pane("")
@@ -265,6 +267,14 @@ class GurpsView(pn.viewable.Viewer):
             )
         else:
             self.effective.object = ""
+        error = desk.check_error
+        blocked = error is not None and error.code == "rule" and error.field in ("skill", "effective_skill")
+        self.not_allowed.object = (
+            '<div class="field-error" role="alert" data-testid="roll-not-allowed">' + escape(tr(N_(
+                "The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3."),
+                e=desk.effective)) + "</div>"
+        ) if blocked else ""
+        self.roll_button.disabled = blocked
         odds = desk.odds
         if odds is None:
             msg = error_text(tr, desk.check_error) if desk.check_error is not None else tr(N_("Correct the marked fields to see the odds."))

@@ -7,7 +7,7 @@ from typing import Any
 
 import panel as pn
 
-from engine import one_ring
+from engine import InputError, one_ring
 
 from ..charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
 from ..dice import dice_row, feat_die, success_die
@@ -21,7 +21,7 @@ from ..models import (
     AppState,
     OneRingDesk,
 )
-from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent, select
+from .common import Binder, TextField, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["OneRingView", "describe_one_ring_roll"]
@@ -47,11 +47,13 @@ def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
     """(outcome in words, detail line) for a roll record, in ``tr``'s language."""
     outcome = tr(OR_DEGREE_LABELS[str(roll.degree)])
     if roll.automatic == "gandalf":
-        detail = tr(N_("Gandalf rune: an automatic success (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn})."),
+                    total=roll.total, tn=roll.tn)
     elif roll.automatic == "eye":
-        detail = tr(N_("Eye of Sauron while Miserable: an automatic failure (total {total}, TN {tn})."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Eye of Sauron while Miserable: automatic failure, whatever the total; it has no margin (total {total}, TN {tn})."),
+                    total=roll.total, tn=roll.tn)
     else:
-        detail = tr(N_("Total {total} against TN {tn}."), total=roll.total, tn=roll.tn)
+        detail = tr(N_("Total {total} against TN {tn}: margin {m:+d}."), total=roll.total, tn=roll.tn, m=roll.margin)
     if roll.icons:
         detail += " " + tr(N_("Success icons: {n}."), n=roll.icons)
     return outcome, detail
@@ -126,20 +128,50 @@ class OneRingView(pn.viewable.Viewer):
             width=250,
             margin=(5, 10),
         )
-        self.sheet = pn.FlexBox(*attr_blocks, profs, state, flex_wrap="wrap")
+        # armour: Protection on the sheet, the blow's Injury typed in, a one-tap Protection roll with its odds
+        armour_title = html_pane("")
+        binder.on_lang(lambda: setattr(armour_title, "object", f'<div class="card-title">{escape(tr(N_("Armour")))}</div>'))
+        self.protection_button = button("⚄", width=52, margin=(22, 4, 0, 4))
+        binder.on_lang(lambda: setattr(self.protection_button, "description", tr(N_("Roll Protection against the blow's Injury"))))
+        self.protection_button.on_click(lambda _: self.roll_protection())
+        self.protection_odds = html_pane("")
+        armour = pn.Column(
+            armour_title,
+            pn.Row(TextField(binder, self.char, "protection", N_("Protection"), width=110),
+                   TextField(binder, self.desk, "injury", N_("Injury of the blow"), width=110),
+                   self.protection_button, margin=0),
+            self.protection_odds,
+            width=300,
+            margin=(5, 10),
+        )
+        self.char.param.watch(self._show_protection_odds, ["protection", "weary", "miserable"])
+        self.desk.param.watch(self._show_protection_odds, ["injury"])
+        binder.on_lang(self._show_protection_odds)
+        self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, flex_wrap="wrap")
 
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)
         binder.text(self.ability, "name", N_("Ability"))
-        binder.options(self.ability, {a: OR_LABELS[a] for a in OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom")})
+        binder.options(self.ability, {a: OR_LABELS[a] for a in OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom", "protection")})
         self.ability.link(self.desk, value="ability", bidirectional=True)
         self.feat_mode = select(value=self.desk.feat_mode, width=200)
         binder.text(self.feat_mode, "name", N_("Feat dice"))
         binder.options(self.feat_mode, FEAT_MODE_LABELS)
         self.feat_mode.link(self.desk, value="feat_mode", bidirectional=True)
-        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice"), width=110)
-        hope = TextField(binder, self.desk, "hope_spend", N_("Hope to spend"), width=110)
+        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=150)
+        # at most one Hope a roll: a switch, not a number
+        self.hope_box = hope_box = checkbox(value=self.desk.hope_spend == "1", width=230, css_classes=["spend-hope"])
+        self.hope_error = html_pane("")
+        binder.on_lang(self._hope_label)
+        self.char.param.watch(lambda *_: self._hope_label(), "inspired")
+        hope_box.param.watch(lambda e: setattr(self.desk, "hope_spend", "1" if e.new else "0"), "value")
+        self.desk.param.watch(lambda e: setattr(hope_box, "value", e.new.strip() not in ("", "0")), "hope_spend")
+        self.desk.param.watch(lambda *_: self._hope_label(), "errors")
+        hope = pn.Column(hope_box, self.hope_error, margin=0)
         tn = TextField(binder, self.desk, "tn_override", N_("TN (by hand)"), width=110, placeholder=N_("auto"))
+        self.parry_field = TextField(binder, self.desk, "parry", N_("Adversary's Parry"), width=150)
+        self.parry_box = pn.Column(self.parry_field, margin=0, visible=self.desk.is_attack)
+        self.desk.param.watch(lambda *_: setattr(self.parry_box, "visible", self.desk.is_attack), "ability")
         self.roll_button = button("", kind="primary", width=180, height=56)
         binder.text(self.roll_button, "name", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
@@ -148,10 +180,13 @@ class OneRingView(pn.viewable.Viewer):
         self.rules_note = html_pane("")
         binder.on_lang(lambda: setattr(self.rules_note, "object", '<div class="note">' + escape(tr(N_(
             "Readings used: combat proficiencies roll against the Strength TN, Valour against Heart and Wisdom "
-            "against Wits; each point of Hope spent adds one success die (two when Inspired). "
-            "The TN can always be typed in by hand.")) ) + "</div>"))
+            "against Wits. A hero spends at most one Hope on a roll, for one bonus success die (two when Inspired); "
+            "a companion's support is a bonus die of its own. The TN can always be typed in by hand.")) ) + " " + escape(tr(N_(
+            "Attack rolls (a combat proficiency): the TN is the Strength TN plus the adversary's Parry. Protection rolls: "
+            "as many success dice as the armour's Protection, against the blow's Injury as the TN; Weary applies as "
+            "to any roll."))) + "</div>"))
         roll_panel = pn.Column(
-            pn.FlexBox(self.ability, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
+            pn.FlexBox(self.ability, self.parry_box, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
             pn.Row(self.roll_button, secret_checkbox(binder, self.desk), self.summary),
             self.roll_error,
             self.rules_note,
@@ -207,6 +242,12 @@ class OneRingView(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
+    def _hope_label(self) -> None:
+        tr = self.tr
+        self.hope_box.name = tr(N_("Spend 1 Hope: +2 success dice")) if self.char.inspired else tr(N_("Spend 1 Hope: +1 success die"))
+        error = self.desk.errors.get("hope_spend")
+        self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
+
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
         field = TextField(self.binder, self.char, ability, OR_LABELS[ability], width=110)
@@ -260,10 +301,14 @@ class OneRingView(pn.viewable.Viewer):
             f' · {escape(tr(N_("Extraordinary success")))}: {percent(odds.p_extraordinary)}</div>'
         )
         mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[str(check.feat_mode)]
-        parts = [
-            tr(N_("{n} success dice"), n=check.success_dice),
-            tr(N_("TN {tn}"), tn=check.tn),
-        ]
+        parts = [tr(N_("{n} success dice"), n=check.success_dice)]
+        parry = self.desk.parry_value() if self.desk.is_attack else 0
+        if self.desk.ability == "protection":
+            parts.append(tr(N_("TN {tn} = the blow's Injury"), tn=check.tn))
+        elif parry:
+            parts.append(tr(N_("TN {tn} = {base} + Parry {parry}"), tn=check.tn, base=check.tn - parry, parry=parry))
+        else:
+            parts.append(tr(N_("TN {tn}"), tn=check.tn))
         if mode:
             parts.append(mode)
         if check.weary:
@@ -271,6 +316,27 @@ class OneRingView(pn.viewable.Viewer):
         if check.miserable:
             parts.append(tr(N_("Miserable")))
         self.summary.object = f'<div class="readout" style="margin-top:12px">{escape(" · ".join(parts))}</div>'
+
+    def _show_protection_odds(self, *_: Any) -> None:
+        tr = self.tr
+        try:
+            check = self.desk.protection_check()
+        except InputError as error:
+            if error.field == "injury" and not self.desk.injury.strip():
+                text = tr(N_("Type the blow's Injury to see the chance of the Protection roll."))
+            else:
+                text = error_text(tr, error)
+            self.protection_odds.object = f'<div class="note" data-testid="protection-odds">{escape(text)}</div>'
+            return
+        p = one_ring.odds(check).p_success
+        text = tr(N_("Protection roll (success dice: {n}, TN {tn}): {p} chance to avoid the wound."),
+                  n=check.success_dice, tn=check.tn, p=percent(p))
+        self.protection_odds.object = f'<div class="readout" data-testid="protection-odds">{escape(text)}</div>'
+
+    def roll_protection(self) -> None:
+        """One tap: the Protection roll against the Injury typed in."""
+        self.desk.ability = "protection"
+        self.roll()
 
     # -- rolling -----------------------------------------------------------------------------
     def roll(self) -> None:

@@ -494,6 +494,9 @@ class LinkPanel(pn.viewable.Viewer):
         ]
         if session:
             parts.append(f'<div class="note" data-testid="link-session">{escape(session)}</div>')
+        if link.system == "fate" and link.version < links.LINK_VERSION:
+            parts.append('<div class="note" data-testid="link-reading">' + escape(tr(N_(
+                "Made when a result equal to the skill still succeeded: it is read that way, as it was rolled."))) + "</div>")
         if opened.roll is not None:
             parts.append(f'<div data-testid="link-dice">{dice_html(tr, opened.roll)}</div>')
             parts.append(f'<div class="outcome" data-testid="link-outcome">{escape(result)}</div>')

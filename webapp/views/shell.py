@@ -75,6 +75,8 @@ def _inputs_text(tr: Translator, entry: LogEntry) -> str:
     parts = [tr(N_("skill {s}"), s=check.skill), tr(N_("difficulty {d:+d}"), d=check.difficulty)]
     if check.favour_spent:
         parts.append(tr(N_("favour spent {n}"), n=check.favour_spent))
+    if check.ties_succeed:
+        parts.append(tr(N_("ties succeed")))
     return ", ".join(parts)
 
 
