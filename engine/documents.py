@@ -1,7 +1,7 @@
 """One validation layer for data from outside: imported files and browser storage.
 
 Every document the app exports, imports or keeps in the browser is JSON of the
-form ``{"format": "kostka", "version": 1, "kind": ..., ...}`` with ``kind``
+form ``{"format": "kostka", "version": 2, "kind": ..., ...}`` with ``kind``
 one of:
 
 - ``"characters"``: ``"systems": {"one-ring" | "gurps" | "fate": {"current": i, "characters": [...]}}``
@@ -50,7 +50,13 @@ old version to a function that returns the next version's document. The early
 ``{"format": "kostka-characters" | "kostka-log", "version": 1}`` files are read
 as ``kind`` ``"characters"`` / ``"log"`` of version 1.
 
-:func:`json_schema` gives the JSON Schema (draft 2020-12) of version 1, built
+Version 2 added GURPS ``will``, ``per``, ``hp``/``hp_max``, ``fp``/``fp_max``,
+``dodge``, ``parry``, ``block`` and the One Ring trackers ``endurance``/
+``endurance_max``, ``shadow``, ``shadow_scars``, ``load``, ``fatigue`` and
+``weary_auto`` (Weary follows Endurance ≤ Load + Fatigue); a version-1
+document is read as it is.
+
+:func:`json_schema` gives the JSON Schema (draft 2020-12) of the current version, built
 from the same field tables as the validator.
 """
 
@@ -94,7 +100,7 @@ __all__ = [
 ]
 
 FORMAT = "kostka"
-VERSION = 1
+VERSION = 2
 KINDS = ("characters", "log", "bundle")
 SYSTEMS = ("one-ring", "gurps", "fate")
 
@@ -129,12 +135,27 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         "weary": ("bool",),
         "miserable": ("bool",),
         "inspired": ("bool",),
+        # version 2: the trackers of the sheet
+        "endurance": ("int", 0, 99),
+        "endurance_max": ("int", 0, 99),
+        "shadow": ("int", 0, 99),
+        "shadow_scars": ("int", 0, 99),
+        "load": ("int", 0, 99),
+        "fatigue": ("int", 0, 99),
+        "weary_auto": ("bool",),
     },
     "gurps": {
         "name": _NAME,
         **{a: ("int", 1, 30) for a in ("st", "dx", "iq", "ht")},
         "skills": ("rows", {"name": _NAME, "level": ("int", *gurps.SKILL_RANGE)}, MAX_ROWS),
         "modifiers": ("rows", {"name": _NAME, "value": ("int", *gurps.MODIFIER_RANGE)}, MAX_ROWS),
+        # version 2: Will, Per, the HP and FP trackers and the active defences
+        **{a: ("int", 1, 30) for a in ("will", "per")},
+        "hp": ("int", -999, 999),
+        "hp_max": ("int", 1, 999),
+        "fp": ("int", -999, 999),
+        "fp_max": ("int", 1, 999),
+        **{d: ("int", *gurps.SKILL_RANGE) for d in ("dodge", "parry", "block")},
     },
     "fate": {
         "name": _NAME,
@@ -157,8 +178,8 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
 
 #: Current values that may not exceed their maximum.
 _CAPS = {
-    "one-ring": (("hope", "hope_max"),),
-    "gurps": (),
+    "one-ring": (("hope", "hope_max"), ("endurance", "endurance_max")),
+    "gurps": (("hp", "hp_max"), ("fp", "fp_max")),
     "fate": (("favour", "favour_max"), ("life", "life_max")),
     "fate-monster": (("life", "life_max"), ("stoutness", "stoutness_max")),
 }
@@ -665,8 +686,13 @@ def _v0_result(path: str, check_system: str, entry: Mapping[str, Any]) -> Any:
         return None  # validate_roll_entry names the bad field
 
 
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2: version 2 only adds fields (GURPS Will, Per, HP, FP, defences; One Ring trackers)."""
+    return dict(doc)
+
+
 #: ``version → function`` returning the next version's document (applied in a chain).
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1, 1: _v1_to_v2}
 
 
 # -- JSON Schema -----------------------------------------------------------------------------------
@@ -700,7 +726,7 @@ def _object_schema(table: Mapping[str, tuple[Any, ...]], required: tuple[str, ..
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a version-1 document.
+    """The JSON Schema (draft 2020-12) of a document of the current version.
 
     It describes the shape; the rules it cannot say (current ≤ maximum, a
     result that follows from its check and seed) are the validator's.
@@ -752,8 +778,8 @@ def json_schema() -> dict[str, Any]:
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://kostka.invalid/schema/document-v1.json",
-        "title": "Kostka document, version 1",
+        "$id": f"https://kostka.invalid/schema/document-v{VERSION}.json",
+        "title": f"Kostka document, version {VERSION}",
         "oneOf": [
             kind_schema("characters", {"systems": systems}),
             kind_schema("log", {"rolls": rolls}),
