@@ -52,7 +52,7 @@ as ``kind`` ``"characters"`` / ``"log"`` of version 1.
 
 Version 2 added GURPS ``will``, ``per``, ``hp``/``hp_max``, ``fp``/``fp_max``,
 ``dodge``, ``parry``, ``block`` and the One Ring trackers ``endurance``/
-``endurance_max``, ``shadow``, ``shadow_scars``, ``load``, ``fatigue`` and
+``endurance_max``, ``shadow``, ``shadow_scars``, ``gear_load`` (Load), ``fatigue`` and
 ``weary_auto`` (Weary follows Endurance ≤ Load + Fatigue); a version-1
 document is read as it is.
 
@@ -140,7 +140,7 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         "endurance_max": ("int", 0, 99),
         "shadow": ("int", 0, 99),
         "shadow_scars": ("int", 0, 99),
-        "load": ("int", 0, 99),
+        "gear_load": ("int", 0, 99),
         "fatigue": ("int", 0, 99),
         "weary_auto": ("bool",),
     },

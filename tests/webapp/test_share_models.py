@@ -289,7 +289,7 @@ def test_files_are_kostka_documents_and_import_through_the_validator():
     source.gurps.character.skills = [{"name": "Guns", "level": "zz"}]  # half-typed: left out of the export
     text = export_characters(source)
     data = json.loads(text)
-    assert (data["format"], data["version"], data["kind"]) == ("kostka", 1, "characters")
+    assert (data["format"], data["version"], data["kind"]) == ("kostka", engine.documents.VERSION, "characters")
     assert engine.documents.read_document(text).kind == "characters"
     target = AppState()
     assert import_characters(target, text.encode()) >= 1

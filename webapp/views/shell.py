@@ -21,6 +21,7 @@ from engine.links import LINK_KEY
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
+from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
 from ..storage import BrowserStore
 from .common import Binder, alert_html, button, html_pane, select
 from .fate import describe_fate_roll
@@ -172,10 +173,10 @@ class KostkaApp(pn.viewable.Viewer):
         self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
-        self.import_chars = pn.widgets.FileInput(accept=".json,application/json", height=48, width=260)
+        self.import_chars = pn.widgets.FileInput(accept=".json,application/json,.gcs", height=48, width=260)
         self.import_chars.param.watch(self._import, "value")
         import_label = html_pane("", width=200)
-        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON file)")))}</div>'))
+        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>'))
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
         chars_bar = pn.Column(
@@ -357,11 +358,23 @@ class KostkaApp(pn.viewable.Viewer):
         try:
             if len(data) > MAX_IMPORT_BYTES:
                 raise InputError("characters", "format", "file too large")
+            if is_gcs(self.import_chars.filename, data):
+                self._import_gcs(bytes(data))
+                return
             count = import_characters(self.state, bytes(data))
             self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
         except InputError as error:
             where = f"{error.field}: " if error.field not in ("characters", "document") else ""
             self.import_message.object = alert_html(where + error_text(self.tr, error))
+
+    def _import_gcs(self, data: bytes) -> None:
+        try:
+            count, skipped = import_gcs(self.state, data)
+        except InputError as error:
+            self.import_message.object = alert_html(gcs_error_text(self.tr, error))
+            return
+        self.state.system = "gurps"  # the imported sheet on screen
+        self.import_message.object = f'<div class="readout" data-testid="import-message">{escape(gcs_message(self.tr, count, skipped))}</div>'
 
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
