@@ -687,8 +687,17 @@ def _v0_result(path: str, check_system: str, entry: Mapping[str, Any]) -> Any:
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 → 2: version 2 only adds fields (GURPS Will, Per, HP, FP, defences; One Ring trackers)."""
-    return dict(doc)
+    """Version 1 → 2: new fields (GURPS Will, Per, HP, FP, defences; One Ring trackers).
+
+    A version-1 One Ring hero had Weary set by hand: it keeps it so (``weary_auto`` false).
+    """
+    out = dict(doc)
+    systems = out.get("systems")
+    roster = systems.get("one-ring") if isinstance(systems, Mapping) else None
+    if isinstance(roster, Mapping) and isinstance(roster.get("characters"), list):
+        chars = [{"weary_auto": False, **c} if isinstance(c, Mapping) else c for c in roster["characters"]]
+        out["systems"] = {**systems, "one-ring": {**roster, "characters": chars}}
+    return out
 
 
 #: ``version → function`` returning the next version's document (applied in a chain).

@@ -253,12 +253,6 @@ class _OneRingCharacterBase(Form):
             if weary is not None and weary != self.weary:
                 self.weary = weary
 
-    def load(self, data: Any) -> None:
-        """A sheet stored before the trackers existed keeps its Weary mark as set by hand."""
-        if isinstance(data, dict) and "weary_auto" not in data:
-            data = {**data, "weary_auto": False}
-        super().load(data)
-
     def tn_of(self, attribute: str) -> int | None:
         """The TN of ``attribute`` (20 − attribute), or None while the attribute is invalid."""
         try:
@@ -1079,6 +1073,8 @@ class AppState(param.Parameterized):
             part = data["systems"].get(name)
             if not isinstance(part, dict):
                 continue
+            if name == "one-ring" and isinstance(part.get("characters"), list):  # stored before the trackers: Weary by hand
+                part = {**part, "characters": [{"weary_auto": False, **c} if isinstance(c, dict) else c for c in part["characters"]]}
             if merge:
                 count += roster.import_characters(part.get("characters") or [])
             else:

@@ -146,7 +146,7 @@ class GurpsView(pn.viewable.Viewer):
         defences = pn.Row(*[self._rollable(d, width=80) for d in GURPS_DEFENCES], margin=0)
         self.pool_states = {p: html_pane("") for p in ("hp", "fp")}
         pools = pn.Column(*[self._pool(p) for p in ("hp", "fp")], margin=0)
-        self.char.param.watch(lambda e: self._show_pools(), ["hp", "hp_max", "fp", "fp_max"])
+        self.char.param.watch(lambda *_: self._show_pools(), ["hp", "hp_max", "fp", "fp_max"])
         binder.on_lang(self._show_pools)
 
         skills_title = html_pane("")
@@ -161,7 +161,7 @@ class GurpsView(pn.viewable.Viewer):
         self.char.param.watch(self._skill_options, "skills")
         binder.on_lang(self._skill_options)
         self.skill.param.watch(self._skill_chosen, "value")
-        self.desk.param.watch(lambda e: self._skill_options(), ["skill_index", "target"])
+        self.desk.param.watch(lambda *_: self._skill_options(), ["skill_index", "target"])
         self.char.param.watch(self._skill_options, [*GURPS_ROLLS, *GURPS_DEFENCES])
 
         mods_title = html_pane("")

@@ -87,7 +87,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.text(auto, "name", N_("Weary when Endurance is at or below Load + Fatigue"))
         auto.link(char, value="weary_auto", bidirectional=True)
         self.weary_state = html_pane("")
-        char.param.watch(lambda e: self._show_weary(), ["endurance", "gear_load", "fatigue", "weary", "weary_auto"])
+        char.param.watch(lambda *_: self._show_weary(), ["endurance", "gear_load", "fatigue", "weary", "weary_auto"])
         binder.on_lang(self._show_weary)
         return pn.Column(
             title,
