@@ -16,7 +16,9 @@ number sits in a ``calc`` object beside the data it comes from.
   level, never worked out again from points;
 - ``dodge`` from the top-level ``calc.dodge[0]`` (no encumbrance), ``parry``
   and ``block`` from the best ``calc.parry`` / ``calc.block`` among the
-  weapons of traits, equipment, skills and spells.
+  weapons in hand (of traits not disabled, equipment that is equipped, skills
+  and spells);
+- names with GCS's ``@Placeholder@`` replacements filled in.
 
 A row without a computed level (GCS leaves ``calc`` out, e.g. for a spell
 whose prerequisites are not met), a value outside what the Kostka sheet holds,
@@ -135,16 +137,27 @@ def _rows(tree: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
         yield here, item
 
 
+def _replaced(item: Mapping[str, Any], key: str) -> str:
+    """``item[key]`` with GCS's ``@Placeholder@`` replacements filled in, as GCS shows it."""
+    text = item.get(key)
+    if not isinstance(text, str):
+        return ""
+    replacements = item.get("replacements")
+    if isinstance(replacements, Mapping) and "@" in text:
+        text = re.sub(r"@([^@]{1,60})@", lambda m: str(r) if isinstance(r := replacements.get(m.group(1)), str) else m.group(0), text)
+    return text
+
+
 def _row_name(item: Mapping[str, Any]) -> str:
-    name = _text(item.get("name"))
-    spec = _text(item.get("specialization"))
+    name = _text(_replaced(item, "name"))
+    spec = _text(_replaced(item, "specialization"))
     full = f"{name} ({spec})" if name and spec else name or spec
     return _text(full)
 
 
 def _weapons(doc: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """Every weapon usage on the sheet: of traits, equipment, skills and spells, containers included."""
-    for key in ("traits", "equipment", "other_equipment", "skills", "spells"):
+    """Every weapon usage in hand: of traits (not disabled), carried equipment that is equipped, skills and spells."""
+    for key in ("traits", "equipment", "skills", "spells"):
         tree = doc.get(key)
         if not isinstance(tree, list):
             continue
@@ -155,6 +168,8 @@ def _weapons(doc: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             count += 1
             if count > MAX_TREE_ROWS or not isinstance(item, Mapping):
                 continue
+            if item.get("disabled") is True or (key == "equipment" and item.get("equipped") is False):
+                continue  # GCS lists no weapon of a disabled trait or of equipment not equipped
             weapons = item.get("weapons")
             if isinstance(weapons, list):
                 yield from (w for w in weapons if isinstance(w, Mapping))

@@ -27,13 +27,16 @@ def _leaves(tree):
 
 
 def _weapons(doc):
-    def walk(items):
+    """Weapons in hand: of traits that are not disabled, equipment that is equipped, skills and spells."""
+    def walk(items, key):
         for item in items or []:
+            if item.get("disabled") or (key == "equipment" and item.get("equipped") is False):
+                continue
             yield from item.get("weapons", [])
-            yield from walk(item.get("children"))
+            yield from walk(item.get("children"), key)
 
-    for key in ("traits", "equipment", "other_equipment", "skills", "spells"):
-        yield from walk(doc.get(key))
+    for key in ("traits", "equipment", "skills", "spells"):
+        yield from walk(doc.get(key), key)
 
 
 def _expected_rows(doc):
@@ -284,3 +287,20 @@ def test_the_importer_does_not_change_its_input():
     before = copy.deepcopy(doc)
     _read(doc)
     assert doc == before
+
+
+def test_placeholders_are_filled_in_as_gcs_shows_them():
+    doc = _sheet()
+    doc["skills"] = [{"id": "s", "name": "Hobby Skill (@Hobby@)", "specialization": "@Kind@", "replacements": {"Hobby": "Cooking", "Kind": "Pies"},
+                      "calc": {"level": 11}}, {"id": "t", "name": "Lore (@Subject@)", "calc": {"level": 9}}]
+    assert _read(doc).character["skills"] == [{"name": "Hobby Skill (Cooking) (Pies)", "level": 11}, {"name": "Lore (@Subject@)", "level": 9}]
+
+
+def test_parry_and_block_come_only_from_weapons_in_hand():
+    doc = json.loads((DATA / "goblin-shaman.gcs").read_text(encoding="utf-8"))
+    shield = next(e for e in doc["equipment"] if e["description"] == "Small Shield")
+    shield["equipped"] = False
+    doc["other_equipment"] = [{"id": "x", "description": "Spare shield", "weapons": [{"id": "w", "calc": {"block": "14", "parry": "15"}}]}]
+    doc["traits"].append({"id": "t", "name": "Off", "disabled": True, "weapons": [{"id": "w2", "calc": {"parry": "16"}}]})
+    char = _read(doc).character
+    assert "block" not in char and char["parry"] == 10
