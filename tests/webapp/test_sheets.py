@@ -154,7 +154,7 @@ def test_hp_steppers_and_the_state_shown(app):
     char.hp = "-12"
     assert "roll vs HT to avoid death" in view.pool_states["hp"].object
     app.tr.lang = "cs"
-    assert "ZDR" in view.pool_states["hp"].object
+    assert "proti ZD" in view.pool_states["hp"].object
 
 
 def test_current_above_maximum_is_marked():
@@ -232,7 +232,7 @@ def test_weary_state_is_shown_in_words(app):
     char.param.update(endurance="5", gear_load="5")
     assert "Weary" in view.weary_state.object
     app.tr.lang = "ru"
-    assert "Измотан" in view.weary_state.object
+    assert "Усталость" in view.weary_state.object
 
 
 # -- the free dice roller --------------------------------------------------------------------------

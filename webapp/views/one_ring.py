@@ -91,7 +91,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_weary)
         return pn.Column(
             title,
-            pn.Row(field("endurance"), field("endurance_max")),
+            pn.Row(field("endurance", 110), field("endurance_max", 110)),
             pn.Row(field("gear_load"), field("fatigue")),
             pn.Row(field("shadow"), field("shadow_scars")),
             auto,
