@@ -613,7 +613,7 @@ class GurpsDesk(Form):
         if self.target != "skill":
             return GURPS_LABELS[self.target]
         skills = self.character.skills
-        return (skills[self.skill_index].get("name") or "") if self.skill_index < len(skills) else ""
+        return (skills[min(self.skill_index, len(skills) - 1)].get("name") or "") if skills else ""
 
     def opponent_skill(self) -> int:
         """The opponent's effective skill: a typed number or a roster character's skill."""

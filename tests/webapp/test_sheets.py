@@ -273,3 +273,13 @@ def test_dice_card_builds_the_roller_only_when_opened():
     assert app.dice_card.view is not None and app.dice_card.body.objects
     app.dice_card.toggle.value = False
     assert not app.dice_card.body.objects
+
+
+def test_link_to_a_defence_check_is_labelled_with_the_defence(app):
+    app.state.system = "gurps"
+    app.view_of("gurps")
+    app.state.gurps.target = "parry"
+    app.share_panel._mode = "check"
+    app.share_panel._draw()
+    link = engine.links.decode_link(app.share_panel.url.split("#r=", 1)[1]) if "#r=" in app.share_panel.url else None
+    assert link is not None and link.label == "Parry" and link.check.defence
