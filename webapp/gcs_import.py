@@ -17,6 +17,8 @@ from .links_model import import_characters
 
 __all__ = ["gcs_error_text", "gcs_message", "import_gcs", "is_gcs"]
 
+#: At most this many left-out rows are named in the message (the rest are counted).
+MAX_LISTED = 20
 _REASONS = {
     "no-level": N_("no computed level"),
     "range": N_("outside what the sheet holds"),
@@ -45,9 +47,12 @@ def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]
     if not skipped:
         return text
     parts = []
-    for what, reason in skipped:
+    for what, reason in skipped[:MAX_LISTED]:
         why = tr(N_("more than {n} rows"), n=MAX_ROWS) if reason == "rows" else tr(_REASONS.get(reason, N_("not a number")))
         parts.append(f"{what} ({why})")
+    rest = len(skipped) - MAX_LISTED
+    if rest > 0:
+        parts.append(tr.ngettext("and {n} more row", "and {n} more rows", rest))
     return text + ". " + tr(N_("Left out: {rows}."), rows="; ".join(parts))
 
 

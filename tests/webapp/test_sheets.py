@@ -283,3 +283,14 @@ def test_link_to_a_defence_check_is_labelled_with_the_defence(app):
     app.share_panel._draw()
     link = engine.links.decode_link(app.share_panel.url.split("#r=", 1)[1]) if "#r=" in app.share_panel.url else None
     assert link is not None and link.label == "Parry" and link.check.defence
+
+
+@pytest.mark.parametrize("lang, n, words", [("en", 1, "and 1 more row"), ("en", 5, "and 5 more rows"), ("ru", 1, "и ещё 1 строка"),
+                                            ("ru", 3, "и ещё 3 строки"), ("ru", 5, "и ещё 5 строк"), ("cs", 1, "a ještě 1 řádek"),
+                                            ("cs", 3, "a ještě 3 řádky"), ("cs", 5, "a ještě 5 řádků")])
+def test_a_long_list_of_left_out_rows_is_counted_with_plural_forms(lang, n, words):
+    tr = Translator()
+    tr.lang = lang
+    skipped = tuple((f"Row {i}", "no-level") for i in range(20 + n))
+    text = gcs_message(tr, 1, skipped)
+    assert text.endswith(words + ".") and "Row 19" in text and "Row 20" not in text
