@@ -15,6 +15,9 @@ Examples::
     python -m engine odds gurps-regular --a 18 --b 16
     python -m engine odds fate --skill 7 --difficulty 2 --favour 1
     python -m engine roll one-ring --rating 2 --tn 13 --seed 42
+    python -m engine odds dice 4d6k3
+    python -m engine roll dice "2d6+3" --seed 7
+    python -m engine import gcs "Giant Rat.gcs"
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import json
 import sys
 from typing import Any, NoReturn
 
-from . import combat_cli, fate, gurps, one_ring
+from . import combat_cli, dice_cli, fate, gurps, one_ring
 from .errors import EngineError, InputError, check_int
 from .rng import random_seed
 
@@ -154,7 +157,27 @@ def _build() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: fate.roll(_fate_check(a), _seed(a)).to_dict())
 
     combat_cli.register(odds, top)
+    imports = top.add_parser("import", help="read another program's file into a Kostka document").add_subparsers(dest="format", required=True)
+    p = imports.add_parser("gcs", help="a GURPS Character Sheet (GCS 5) .gcs file: prints a Kostka characters document")
+    p.add_argument("file", help="the .gcs file (JSON written by GCS 5)")
+    p.set_defaults(run=_import_gcs)
+    dice_cli.register(odds, rolls)
     return parser
+
+
+def _import_gcs(a: argparse.Namespace) -> dict[str, Any]:
+    from .documents import MAX_DOCUMENT_BYTES
+    from .gcs import read_gcs
+
+    try:
+        with open(a.file, "rb") as handle:
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as error:
+        raise InputError("file", "format", f"cannot read {a.file}: {error.strerror}") from None
+    result = read_gcs(data)
+    for what, reason in result.skipped:
+        print(f"left out: {what} ({reason})".replace("\n", " "), file=sys.stderr)
+    return json.loads(result.document())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,11 +34,23 @@ def _attack(a: argparse.Namespace) -> dict[str, Any]:
     return {"halving": a.halving, "defender_in_defence": a.defender_in_defence, **odds}
 
 
+#: The largest duel the command line works out: its states (hero life x monster life x (favour + 1) x
+#: (stoutness + 1)) times the two lives added up (exact arithmetic grows with the lives).
+MAX_DUEL_WORK = 1_000_000
+#: The largest simulation: runs x the total Life of every creature in the encounter.
+MAX_BATTLE_WORK = 60_000
+
+
 def _duel(a: argparse.Namespace) -> dict[str, Any]:
     hero = _sheet("hero", a.hero_name, a.hero_life, a.hero_skill, a.hero_favour)
     monster = _sheet("monster", a.monster_name, a.monster_life, a.monster_skill, a.monster_stoutness)
     hero_policy = _policy("hero", a.hero_spend, a.hero_defence_spend)
     monster_policy = _policy("monster", a.monster_spend, a.monster_defence_spend)
+    work = hero.life * monster.life * (hero.points + 1) * (monster.points + 1) * (hero.life + monster.life)
+    if work > MAX_DUEL_WORK:
+        raise InputError("hero_life", "range", "too big a duel to work out in seconds: hero life x monster life x (favour + 1) x "
+                         f"(stoutness + 1) x (hero life + monster life) is {work}, at most {MAX_DUEL_WORK}",
+                         high=MAX_DUEL_WORK, value=work)
     result = duel_odds(hero, monster, hero_policy, monster_policy, first=a.first, damage_rule=a.damage_rule,
                        max_rounds=check_int("max_rounds", a.max_rounds, 0, 1000))
     return {"hero": hero.to_dict(), "monster": monster.to_dict(), "hero_policy": hero_policy.to_dict(),
@@ -64,12 +76,16 @@ def _policy(kind: str, spend: Any, defence: Any) -> Policy:
 
 def _battle(a: argparse.Namespace) -> dict[str, Any]:
     try:
-        with open(a.encounter, encoding="utf-8") as handle:
-            text = handle.read(1_000_001)
+        with open(a.encounter, "rb") as handle:
+            data = handle.read(1_000_001)
     except OSError as error:
         raise InputError("encounter", "format", f"cannot read {a.encounter}: {error.strerror}") from None
-    if len(text) > 1_000_000:
+    if len(data) > 1_000_000:
         raise InputError("encounter", "range", "the encounter file is larger than 1 MB", high=1_000_000)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError("encounter", "format", f"the encounter file is not UTF-8 text (byte {error.start + 1})") from None
     encounter = Encounter.from_json(text)
     if a.halving is not None:  # the command line's reading over the file's options
         encounter = replace(encounter, halving=check_choice("halving", a.halving, HALVING_RULES))
@@ -77,6 +93,11 @@ def _battle(a: argparse.Namespace) -> dict[str, Any]:
         encounter = replace(encounter, after_kill=check_choice("after_kill", a.after_kill, AFTER_KILL))
     seed = _seed(a.seed)
     runs = check_int("runs", a.runs, 1, 100_000)
+    life = sum(c.life for c in (*encounter.heroes, *encounter.monsters))
+    if runs * max(life, 1) > MAX_BATTLE_WORK:
+        most = MAX_BATTLE_WORK // max(life, 1)
+        raise InputError("runs", "range", f"at most {most} runs of this encounter (runs x the total Life of its creatures, "
+                         f"{life}, at most {MAX_BATTLE_WORK})", high=most, value=runs)
     if runs == 1:
         return simulate_battle(encounter, Dice(seed))
     return simulate_many(encounter, seed, runs)
@@ -112,13 +133,17 @@ def register(odds: argparse._SubParsersAction, top: argparse._SubParsersAction) 
     p.add_argument("--first", default="hero", help="who attacks first: hero or monster")
     p.add_argument("--damage-rule", default="difference", help=f"one of {', '.join(DAMAGE_RULES)}")
     p.add_argument("--max-rounds", default="30", help="rounds listed in the rounds distribution, the rest is the tail (0: no distribution, faster)")
+    p.description = ("Exact odds of a duel. Refused (exit 2) when hero life x monster life x (hero favour + 1) x "
+                     f"(monster stoutness + 1) x (hero life + monster life) is above {MAX_DUEL_WORK} "
+                     "(e.g. life 75 against 75 without points), so that the answer comes within seconds.")
     p.set_defaults(run=_duel)
 
     sim = top.add_parser("simulate", help="seeded simulations").add_subparsers(dest="system", required=True)
     p = sim.add_parser("fate-battle", help="Fate & Doom: a whole encounter, blow by blow")
     p.add_argument("--encounter", required=True, help="the encounter JSON file (see examples/wolf_encounter.json)")
     p.add_argument("--seed", help="the seed 0..2**64-1 (random when left out; the output shows it)")
-    p.add_argument("--runs", default="1", help="1: the full log of one fight; more: a summary of that many fights")
+    p.add_argument("--runs", default="1", help="1: the full log of one fight; more: a summary of that many fights "
+                   f"(runs x the total Life of the encounter's creatures at most {MAX_BATTLE_WORK}, e.g. 1428 runs of the wolf example)")
     p.add_argument("--halving", default=None, help=f"the defending position's halving, one of {', '.join(HALVING_RULES)} (over the file's options.halving)")
     p.add_argument("--after-kill", default=None, help="a kill inside a chain of attacks: end (the chain ends) or next (it goes on to the next enemy faced)")
     p.set_defaults(run=_battle)

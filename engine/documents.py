@@ -55,7 +55,13 @@ Fate & Doom check's reading in ``ties_succeed`` (a version-1 entry without it
 is read with ``True``, the reading it was rolled under, so its outcome stays
 what it was) and gives an automatic One Ring outcome the margin ``null``.
 
-:func:`json_schema` gives the JSON Schema (draft 2020-12) of version 1, built
+Version 2 added GURPS ``will``, ``per``, ``hp``/``hp_max``, ``fp``/``fp_max``,
+``dodge``, ``parry``, ``block`` and the One Ring trackers ``endurance``/
+``endurance_max``, ``shadow``, ``shadow_scars``, ``gear_load`` (Load), ``fatigue`` and
+``weary_auto`` (Weary follows Endurance ≤ Load + Fatigue); a version-1
+document is read as it is.
+
+:func:`json_schema` gives the JSON Schema (draft 2020-12) of the current version, built
 from the same field tables as the validator.
 """
 
@@ -135,12 +141,27 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
         "weary": ("bool",),
         "miserable": ("bool",),
         "inspired": ("bool",),
+        # version 2: the trackers of the sheet
+        "endurance": ("int", 0, 99),
+        "endurance_max": ("int", 0, 99),
+        "shadow": ("int", 0, 99),
+        "shadow_scars": ("int", 0, 99),
+        "gear_load": ("int", 0, 99),
+        "fatigue": ("int", 0, 99),
+        "weary_auto": ("bool",),
     },
     "gurps": {
         "name": _NAME,
         **{a: ("int", 1, 30) for a in ("st", "dx", "iq", "ht")},
         "skills": ("rows", {"name": _NAME, "level": ("int", *gurps.SKILL_RANGE)}, MAX_ROWS),
         "modifiers": ("rows", {"name": _NAME, "value": ("int", *gurps.MODIFIER_RANGE)}, MAX_ROWS),
+        # version 2: Will, Per, the HP and FP trackers and the active defences
+        **{a: ("int", 1, 30) for a in ("will", "per")},
+        "hp": ("int", -999, 999),
+        "hp_max": ("int", 1, 999),
+        "fp": ("int", -999, 999),
+        "fp_max": ("int", 1, 999),
+        **{d: ("int", *gurps.SKILL_RANGE) for d in ("dodge", "parry", "block")},
     },
     "fate": {
         "name": _NAME,
@@ -163,8 +184,8 @@ CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
 
 #: Current values that may not exceed their maximum.
 _CAPS = {
-    "one-ring": (("hope", "hope_max"),),
-    "gurps": (),
+    "one-ring": (("hope", "hope_max"), ("endurance", "endurance_max")),
+    "gurps": (("hp", "hp_max"), ("fp", "fp_max")),
     "fate": (("favour", "favour_max"), ("life", "life_max")),
     "fate-monster": (("life", "life_max"), ("stoutness", "stoutness_max")),
 }
@@ -675,8 +696,14 @@ def _v0_result(path: str, check_system: str, entry: Mapping[str, Any]) -> Any:
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 → 2: Fate & Doom entries keep the reading they were rolled under (a tie
-    passed: ``ties_succeed`` true); an automatic One Ring outcome loses its margin."""
+    """Version 1 → 2: Fate & Doom entries keep the reading they were rolled under (a tie passed:
+    ``ties_succeed`` true); an automatic One Ring outcome loses its margin; the sheets gain new
+    fields (GURPS Will, Per, HP, FP, defences; One Ring trackers), and a version-1 One Ring hero,
+    who had Weary set by hand, keeps it so (``weary_auto`` false)."""
+    return _v1_sheets_to_v2(_v1_rolls_to_v2(doc))
+
+
+def _v1_rolls_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(doc.get("rolls"), list):
         return doc
     rolls = []
@@ -698,6 +725,16 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
                 entry["result"] = {**result, "margin": None}
         rolls.append(entry)
     return {**doc, "rolls": rolls}
+
+
+def _v1_sheets_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    out = dict(doc)
+    systems = out.get("systems")
+    roster = systems.get("one-ring") if isinstance(systems, Mapping) else None
+    if isinstance(roster, Mapping) and isinstance(roster.get("characters"), list):
+        chars = [{"weary_auto": False, **c} if isinstance(c, Mapping) else c for c in roster["characters"]]
+        out["systems"] = {**systems, "one-ring": {**roster, "characters": chars}}
+    return out
 
 
 #: ``version → function`` returning the next version's document (applied in a chain).

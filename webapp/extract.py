@@ -1,4 +1,4 @@
-"""A Babel extractor that finds ``N_("...")`` calls anywhere, f-strings included.
+"""A Babel extractor that finds ``N_("...")`` calls (and ``tr.ngettext("one", "many", n)``) anywhere, f-strings included.
 
 Babel's own Python extractor does not look inside f-string expressions on
 Python < 3.12; walking the syntax tree does, on every version. Used by
@@ -29,3 +29,11 @@ def extract_marked(fileobj: Any, keywords: Any, comment_tags: Any, options: Any)
             and isinstance(node.args[0].value, str)
         ):
             yield node.lineno, node.func.id, node.args[0].value, []
+        elif (  # counts: tr.ngettext("singular", "plural", n)
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "ngettext"
+            and len(node.args) >= 2
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[:2])
+        ):
+            yield node.lineno, "ngettext", (node.args[0].value, node.args[1].value), []

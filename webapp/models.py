@@ -176,7 +176,11 @@ OR_LABELS = {
     "riddle": N_("Riddle"), "lore": N_("Lore"),
     "axes": N_("Axes"), "bows": N_("Bows"), "spears": N_("Spears"), "swords": N_("Swords"),
     "valour": N_("Valour"), "wisdom": N_("Wisdom"), "protection": N_("Protection"),
+    "endurance": N_("Endurance"), "endurance_max": N_("Endurance (max)"), "shadow": N_("Shadow"),
+    "shadow_scars": N_("Shadow scars"), "gear_load": N_("Load"), "fatigue": N_("Fatigue"),
 }
+#: The One Ring sheet's trackers and their defaults (Weary follows Endurance <= Load + Fatigue when switched on).
+OR_TRACKERS = {"endurance": "20", "endurance_max": "20", "shadow": "0", "shadow_scars": "0", "gear_load": "0", "fatigue": "0"}
 OR_SPECIAL_LABELS = {
     "cancel_failure": N_("Cancel a failure"),
     "additional_success": N_("Score an additional success"),
@@ -207,6 +211,8 @@ def _one_ring_character_params() -> dict[str, param.Parameter]:
     params["protection"] = param.String(default="0", doc=OR_LABELS["protection"])
     params["hope"] = param.String(default="8")
     params["hope_max"] = param.String(default="8")
+    for tracker, default in OR_TRACKERS.items():
+        params[tracker] = param.String(default=default, doc=OR_LABELS[tracker])
     return params
 
 
@@ -218,16 +224,37 @@ class _OneRingCharacterBase(Form):
         "protection": one_ring.PROTECTION_RANGE,
         "hope": (0, 40),
         "hope_max": (0, 40),
+        **dict.fromkeys(OR_TRACKERS, (0, 99)),
     }
-    FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired")
+    FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired", "weary_auto")
 
     name_text = param.String(default="", doc="Character name")
     weary = param.Boolean(default=False)
     miserable = param.Boolean(default=False)
     inspired = param.Boolean(default=False)
+    weary_auto = param.Boolean(default=True, doc="Weary follows Endurance <= Load + Fatigue (off: set by hand)")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.param.watch(self._follow_weary, ["endurance", "gear_load", "fatigue", "weary_auto"])
+        self._follow_weary()
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
-        return _cap_check(values, "hope", "hope_max")
+        return {**_cap_check(values, "hope", "hope_max"), **_cap_check(values, "endurance", "endurance_max")}
+
+    def weary_by_endurance(self) -> bool | None:
+        """Weary by the rule (Endurance at or below Load + Fatigue), or None while a tracker is bad."""
+        try:
+            endurance, load, fatigue = (parse_int(k, getattr(self, k), 0, 99) for k in ("endurance", "gear_load", "fatigue"))
+        except InputError:
+            return None
+        return endurance <= load + fatigue
+
+    def _follow_weary(self, *_: Any) -> None:
+        if self.weary_auto:
+            weary = self.weary_by_endurance()
+            if weary is not None and weary != self.weary:
+                self.weary = weary
 
     def tn_of(self, attribute: str) -> int | None:
         """The TN of ``attribute`` (20 − attribute), or None while the attribute is invalid."""
@@ -433,7 +460,47 @@ class OneRingDesk(Form):
 # -- GURPS ---------------------------------------------------------------------------------------
 
 GURPS_ATTRIBUTES = ("st", "dx", "iq", "ht")
-GURPS_LABELS = {"st": N_("ST"), "dx": N_("DX"), "iq": N_("IQ"), "ht": N_("HT")}
+GURPS_LABELS = {"st": N_("ST"), "dx": N_("DX"), "iq": N_("IQ"), "ht": N_("HT"), "will": N_("Will"), "per": N_("Per"),
+                "hp": N_("HP"), "hp_max": N_("HP (max)"), "fp": N_("FP"), "fp_max": N_("FP (max)"),
+                "dodge": N_("Dodge"), "parry": N_("Parry"), "block": N_("Block")}
+#: Rolled like a skill, one tap away on the sheet.
+GURPS_ROLLS = ("will", "per")
+#: Active defences: rolled as defence rolls.
+GURPS_DEFENCES = ("dodge", "parry", "block")
+#: What GURPS says at a level of HP or FP (state only, Basic Set pp. 419 and 426).
+GURPS_POOL_STATES = {
+    "reeling": N_("Reeling (below 1/3 HP): Move and Dodge are halved."),
+    "collapse": N_("0 HP or less: roll vs HT every turn to stay conscious; Move and Dodge are halved."),
+    "dying": N_("At −{k}×HP: roll vs HT to avoid death; roll vs HT every turn to stay conscious."),
+    "dead": N_("At −5×HP: dead."),
+    "destroyed": N_("At −10×HP: the body is destroyed."),
+    "tired": N_("Tired (below 1/3 FP): Move, Dodge and ST are halved."),
+    "fp_collapse": N_("0 FP or less: roll vs Will to do anything but talk or rest; every FP lost costs 1 HP as well."),
+    "unconscious": N_("At −FP: unconscious."),
+}
+
+
+def pool_state(kind: str, current: int, maximum: int) -> tuple[str, dict[str, int]] | None:
+    """What GURPS says for ``current`` HP or FP of ``maximum`` (a key of GURPS_POOL_STATES and its params)."""
+    if kind == "hp":
+        if current <= -10 * maximum:
+            return "destroyed", {}
+        if current <= -5 * maximum:
+            return "dead", {}
+        if current <= -maximum:
+            return "dying", {"k": min(4, -current // maximum)}
+        if current <= 0:
+            return "collapse", {}
+        if 3 * current < maximum:
+            return "reeling", {}
+        return None
+    if current <= -maximum:
+        return "unconscious", {}
+    if current <= 0:
+        return "fp_collapse", {}
+    if 3 * current < maximum:
+        return "tired", {}
+    return None
 GURPS_OUTCOMES = {
     "critical_success": N_("Critical success"),
     "success": N_("Success"),
@@ -449,14 +516,50 @@ class GurpsCharacter(Form):
     """A GURPS sheet: name, attributes and a list of skills with levels."""
 
     system: ClassVar[str] = "gurps"
-    BOUNDS = dict.fromkeys(GURPS_ATTRIBUTES, (1, 30))
+    BOUNDS = {
+        **dict.fromkeys(GURPS_ATTRIBUTES + GURPS_ROLLS, (1, 30)),
+        "hp": (-999, 999), "hp_max": (1, 999), "fp": (-999, 999), "fp_max": (1, 999),
+        **dict.fromkeys(GURPS_DEFENCES, SKILL_RANGE),
+    }
 
     name_text = param.String(default="")
     st = param.String(default="10")
     dx = param.String(default="10")
     iq = param.String(default="10")
     ht = param.String(default="10")
+    will = param.String(default="10")
+    per = param.String(default="10")
+    hp = param.String(default="10", doc="Hit Points now")
+    hp_max = param.String(default="10")
+    fp = param.String(default="10", doc="Fatigue Points now")
+    fp_max = param.String(default="10")
+    dodge = param.String(default="8")
+    parry = param.String(default="8")
+    block = param.String(default="8")
     skills = param.List(default=[], doc='[{"name": text, "level": text}, ...]')
+
+    def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
+        return {**_cap_check(values, "hp", "hp_max"), **_cap_check(values, "fp", "fp_max")}
+
+    def step(self, pool: str, delta: int) -> None:
+        """The +/− stepper of ``pool`` ("hp" or "fp"): current moves by ``delta``, within its bounds and maximum."""
+        low, high = self.BOUNDS[pool]
+        try:
+            current = parse_int(pool, getattr(self, pool), low, high)
+        except InputError:
+            return  # a field being corrected is not overwritten
+        try:
+            high = min(high, parse_int(f"{pool}_max", getattr(self, f"{pool}_max"), *self.BOUNDS[f"{pool}_max"]))
+        except InputError:
+            pass
+        setattr(self, pool, str(max(low, min(high, current + delta))))
+
+    def pool_state(self, pool: str) -> tuple[str, dict[str, int]] | None:
+        """What GURPS says at the current HP or FP (None when healthy or while a field is bad)."""
+        values = self.parse()
+        if pool in values and f"{pool}_max" in values:
+            return pool_state(pool, values[pool], values[f"{pool}_max"])
+        return None
 
     def __init__(self, **params: Any) -> None:
         params.setdefault("skills", [{"name": "", "level": "10"}])
@@ -500,6 +603,8 @@ class GurpsDesk(Form):
     FLAGS = ("defence", "secret", "high_skill_rule")
 
     skill_index = param.Integer(default=0, bounds=(0, None))
+    target = param.Selector(default="skill", objects=["skill", *GURPS_ROLLS, *GURPS_DEFENCES],
+                            doc="What is rolled: the chosen skill, Will, Per or an active defence")
     modifiers = param.List(default=[], doc='[{"name": text, "value": text}, ...] for the next roll')
     defence = param.Boolean(default=False)
     secret = param.Boolean(default=False, doc="GM roll: the result stays hidden until revealed")
@@ -526,7 +631,7 @@ class GurpsDesk(Form):
         self.character.param.watch(self._refresh, _inputs(self.character))
         self.param.watch(
             self._refresh,
-            ["skill_index", "modifiers", "defence", "tries", "contest", "opponent", "opponent_level", "high_skill_rule"],
+            ["skill_index", "target", "modifiers", "defence", "tries", "contest", "opponent", "opponent_level", "high_skill_rule"],
         )
         self._refresh()
 
@@ -552,12 +657,25 @@ class GurpsDesk(Form):
 
     def build_check(self) -> Any:
         self.parse()
-        self.character.parse()
+        values = self.character.parse()
+        target = self.target
         for key, error in self.errors.items():
-            if key.startswith("modifier_") or key == f"skill_{self.skill_index}":
+            if key.startswith("modifier_") or (target == "skill" and key == f"skill_{self.skill_index}"):
                 raise error
+        if target != "skill":
+            if target in self.character.errors:
+                raise self.character.errors[target]
+            defence = self.defence or target in GURPS_DEFENCES
+            return gurps.GurpsCheck(skill=values[target], modifiers=self.modifier_values(), defence=defence)
         level = self.character.skill_level(self.skill_index)
         return gurps.GurpsCheck(skill=level, modifiers=self.modifier_values(), defence=self.defence)
+
+    def ability_name(self) -> str:
+        """What the log names this roll: the skill's name, or Will, Per, Dodge, Parry, Block."""
+        if self.target != "skill":
+            return GURPS_LABELS[self.target]
+        skills = self.character.skills
+        return (skills[min(self.skill_index, len(skills) - 1)].get("name") or "") if skills else ""
 
     def opponent_skill(self) -> int:
         """The opponent's effective skill: a typed number or a roster character's skill."""
@@ -616,7 +734,7 @@ class GurpsDesk(Form):
 
     def url_state(self) -> dict[str, Any]:
         return {
-            "skill": str(self.skill_index),
+            "skill": str(self.skill_index) if self.target == "skill" else self.target,
             "mods": json.dumps(self.modifiers, ensure_ascii=False, separators=(",", ":")),
             "defence": "1" if self.defence else "",
             "secret": "1" if self.secret else "",
@@ -969,7 +1087,7 @@ class AppState(param.Parameterized):
         if desk is self.one_ring:
             ability = desk.ability
         elif desk is self.gurps:
-            ability = (desk.character.skills[desk.skill_index].get("name") or "") if desk.character.skills else ""
+            ability = desk.ability_name()
         else:
             ability = "skill"
         if desk is self.gurps:
@@ -1020,6 +1138,8 @@ class AppState(param.Parameterized):
             part = data["systems"].get(name)
             if not isinstance(part, dict):
                 continue
+            if name == "one-ring" and isinstance(part.get("characters"), list):  # stored before the trackers: Weary by hand
+                part = {**part, "characters": [{"weary_auto": False, **c} if isinstance(c, dict) else c for c in part["characters"]]}
             if merge:
                 count += roster.import_characters(part.get("characters") or [])
             else:
@@ -1094,6 +1214,7 @@ class AppState(param.Parameterized):
                     data.setdefault(f"fav_{skill}", False)
                 for flag in ("weary", "miserable", "inspired"):
                     data.setdefault(flag, False)
+                data.setdefault("weary_auto", False)
             desk.character.load(data)
         roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
         _apply_desk_url(desk, roll_inputs)
@@ -1117,6 +1238,9 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
         skill = values.get("skill")
         if isinstance(skill, (int, str)) and str(skill).isdigit() and int(skill) < max(1, len(desk.character.skills)):
             updates["skill_index"] = int(skill)
+            updates["target"] = "skill"
+        elif skill in (*GURPS_ROLLS, *GURPS_DEFENCES):
+            updates["target"] = skill
         mods = values.get("mods")
         if isinstance(mods, str):
             try:

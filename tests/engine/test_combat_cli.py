@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.cli import main
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "wolf_encounter.json"
 
@@ -95,3 +97,45 @@ def test_malformed_encounter_file(tmp_path, content, field):
     done = run("simulate", "fate-battle", "--encounter", str(path), "--seed", "1")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"InputError: {field}")
+
+
+WOLF = str(Path(__file__).resolve().parents[2] / "examples" / "wolf_encounter.json")
+
+
+def test_encounter_file_that_is_not_utf8_exits_2_with_one_line(tmp_path, capsys):
+    path = tmp_path / "enc.json"
+    path.write_bytes(b'\xff\xfe{"heroes": []}')
+    assert main(["simulate", "fate-battle", "--encounter", str(path), "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("InputError: encounter: the encounter file is not UTF-8 text") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "fate-duel", "--hero-life", "999", "--hero-skill", "7", "--monster-life", "999", "--monster-skill", "8"],
+        ["odds", "fate-duel", "--hero-life", "150", "--hero-skill", "7", "--monster-life", "150", "--monster-skill", "8"],
+        ["odds", "fate-duel", "--hero-life", "40", "--hero-skill", "7", "--hero-favour", "9", "--monster-life", "40",
+         "--monster-skill", "8", "--monster-stoutness", "9"],
+        ["simulate", "fate-battle", "--encounter", WOLF, "--runs", "100000", "--seed", "1"],
+        ["simulate", "fate-battle", "--encounter", WOLF, "--runs", "1429", "--seed", "1"],
+    ],
+)
+def test_work_beyond_the_stated_bound_is_refused_before_it_starts(argv, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("InputError: ") and "at most" in err and err.count("\n") == 1
+
+
+def test_the_bound_is_stated_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["odds", "fate-duel", "--help"])
+    assert "1000000" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["simulate", "fate-battle", "--help"])
+    assert "60000" in capsys.readouterr().out
+
+
+def test_the_largest_allowed_battle_still_runs(capsys):
+    assert main(["simulate", "fate-battle", "--encounter", WOLF, "--runs", "1428", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"] == 1428

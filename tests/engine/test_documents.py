@@ -119,12 +119,12 @@ def test_documents_validate_against_the_json_schema():
     schema = json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    for doc in (bundle(), json.loads(dump_document("log", rolls=ROLLS)), json.loads(dump_document("characters", systems={}))):
+    for doc in ({**bundle(), "version": documents.VERSION}, json.loads(dump_document("log", rolls=ROLLS)), json.loads(dump_document("characters", systems={}))):
         validator.validate(doc)
-    bad = bundle()
+    bad = {**bundle(), "version": documents.VERSION}
     bad["systems"]["one-ring"]["characters"][0]["awe"] = 9
     assert not validator.is_valid(bad)
-    bad = bundle()
+    bad = {**bundle(), "version": documents.VERSION}
     bad["systems"]["gurps"]["characters"][0]["colour"] = "red"
     assert not validator.is_valid(bad)
     json.dumps(schema)  # the schema is itself plain JSON
@@ -193,7 +193,7 @@ def test_version_0_migrates():
     assert rolls[0]["result"] == roll_check(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), 42).to_dict()
     assert rolls[2]["check"]["high_skill_rule"] is True
     assert rolls[3]["result"] is None and rolls[3]["revealed"] is False
-    # and the migrated document is a valid version-1 document in its own right
+    # and the migrated document is a valid document of the current version in its own right
     jsonschema.validate(json.loads(doc.to_json()), json_schema())
     assert read_document(doc.to_json()) == Document(doc.kind, doc.systems, doc.rolls, documents.VERSION)
 

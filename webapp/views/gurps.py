@@ -12,7 +12,9 @@ from engine import InputError
 from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
-from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
+from ..models import (
+    GURPS_ATTRIBUTES, GURPS_DEFENCES, GURPS_LABELS, GURPS_OUTCOMES, GURPS_POOL_STATES, GURPS_ROLLS, MAX_ROWS, AppState, GurpsDesk,
+)
 from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
@@ -77,6 +79,7 @@ class _ListRows(pn.viewable.Viewer):
     def _rebuild(self) -> None:
         rows = []
         self.rows = []
+        self.roll_buttons_of: dict[int, Any] = {}
         for i, item in enumerate(self.items):
             name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
             value = TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
@@ -88,6 +91,7 @@ class _ListRows(pn.viewable.Viewer):
             if self.roll_buttons:
                 roll = button("⚄", width=52, margin=(22, 4, 0, 4))
                 roll.on_click(lambda e, i=i: self.view.roll_skill(i))
+                self.roll_buttons_of[i] = roll
                 parts.append(roll)
             parts.append(remove)
             self.rows.append((name, value))
@@ -103,6 +107,7 @@ class _ListRows(pn.viewable.Viewer):
         if len(self.rows) != len(self.items):
             self._rebuild()
             return
+        self._errors()
         for (name, value), item in zip(self.rows, self.items):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
@@ -114,6 +119,9 @@ class _ListRows(pn.viewable.Viewer):
         errors = self.view.desk.errors
         for i, (name, value) in enumerate(self.rows):
             name.name = tr(self.name_label, n=i + 1)
+            if i in self.roll_buttons_of and i < len(self.items):
+                what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
+                self.roll_buttons_of[i].description = tr(N_("Roll {ability}"), ability=what)
             error = errors.get(f"{self.error_prefix}{i}")
             label = tr(self.value_label, n=i + 1)
             message = error_text(tr, error) if error is not None else ""
@@ -134,12 +142,18 @@ class GurpsView(pn.viewable.Viewer):
 
         name = name_field(binder, self.char)
         attrs = pn.Row(*[TextField(binder, self.char, a, GURPS_LABELS[a], width=80) for a in GURPS_ATTRIBUTES])
+        rolls = pn.Row(*[self._rollable(a, width=80) for a in GURPS_ROLLS], margin=0)
+        defences = pn.Row(*[self._rollable(d, width=80) for d in GURPS_DEFENCES], margin=0)
+        self.pool_states = {p: html_pane("") for p in ("hp", "fp")}
+        pools = pn.Column(*[self._pool(p) for p in ("hp", "fp")], margin=0)
+        self.char.param.watch(lambda *_: self._show_pools(), ["hp", "hp_max", "fp", "fp_max"])
+        binder.on_lang(self._show_pools)
 
         skills_title = html_pane("")
         binder.on_lang(lambda: setattr(skills_title, "object", f'<div class="card-title">{escape(tr(N_("Skills")))}</div>'))
         self.skill_rows = _ListRows(self, self.char, "skills", "level", N_("Skill {n}"), N_("Level"), "skill_",
                                     N_("Add a skill"), roll_buttons=True)
-        sheet = pn.Column(name, attrs, skills_title, self.skill_rows, width=440, margin=(5, 10))
+        sheet = pn.Column(name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10))
 
         # -- the roll ------------------------------------------------------------------------
         self.skill = select(width=260)
@@ -147,7 +161,8 @@ class GurpsView(pn.viewable.Viewer):
         self.char.param.watch(self._skill_options, "skills")
         binder.on_lang(self._skill_options)
         self.skill.param.watch(self._skill_chosen, "value")
-        self.desk.param.watch(lambda e: self._skill_options(), "skill_index")
+        self.desk.param.watch(lambda *_: self._skill_options(), ["skill_index", "target"])
+        self.char.param.watch(self._skill_options, [*GURPS_ROLLS, *GURPS_DEFENCES])
 
         mods_title = html_pane("")
         binder.on_lang(lambda: setattr(mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'))
@@ -229,21 +244,69 @@ class GurpsView(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
+    # -- the sheet's trackers and one-tap rolls -------------------------------------------------
+    def _rollable(self, key: str, width: int) -> pn.viewable.Viewable:
+        """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
+        tr = self.tr
+        field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
+        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+        if key in GURPS_DEFENCES:
+            self.binder.on_lang(lambda: setattr(roll, "description", tr(N_("Roll {ability} (defence roll)"), ability=tr(GURPS_LABELS[key]))))
+        else:
+            self.binder.on_lang(lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key]))))
+        roll.on_click(lambda e: self.roll_target(key))
+        return pn.Row(field, roll, margin=0)
+
+    def _pool(self, pool: str) -> pn.viewable.Viewable:
+        """Current / max of HP or FP with −/+ steppers and what GURPS says at that level."""
+        tr = self.tr
+        current = TextField(self.binder, self.char, pool, GURPS_LABELS[pool], width=90)
+        maximum = TextField(self.binder, self.char, f"{pool}_max", GURPS_LABELS[f"{pool}_max"], width=90)
+        minus = button("−", width=48, margin=(22, 4, 0, 4))
+        plus = button("+", width=48, margin=(22, 4, 0, 4))
+        self.binder.on_lang(lambda: setattr(minus, "description", tr(N_("Lose 1 {pool}"), pool=tr(GURPS_LABELS[pool]))))
+        self.binder.on_lang(lambda: setattr(plus, "description", tr(N_("Regain 1 {pool}"), pool=tr(GURPS_LABELS[pool]))))
+        minus.on_click(lambda e: self.char.step(pool, -1))
+        plus.on_click(lambda e: self.char.step(pool, 1))
+        return pn.Column(pn.Row(current, minus, plus, maximum, margin=0), self.pool_states[pool], margin=0)
+
+    def _show_pools(self, *_: Any) -> None:
+        for pool, pane in self.pool_states.items():
+            state = self.char.pool_state(pool)
+            if state is None:
+                pane.object = ""
+                continue
+            key, params = state
+            good = "bad" if key in ("dead", "destroyed", "unconscious", "dying") else "warn"
+            pane.object = f'<div class="note {good}" data-testid="{pool}-state">{escape(self.tr(GURPS_POOL_STATES[key], **params))}</div>'
+
+    def roll_target(self, target: str) -> None:
+        """Roll Will, Per or an active defence (chosen in *Skill to roll* as well, so the odds follow)."""
+        self.desk.target = target
+        self.roll()
+
     # -- options ---------------------------------------------------------------------------
     def _skill_label(self, index: int, item: dict[str, str]) -> str:
         name = item.get("name") or self.tr(N_("Skill {n}"), n=index + 1)
         return f"{name} ({item.get('level', '')})"
 
     def _skill_options(self, *_: Any) -> None:
-        options = {self._skill_label(i, s): i for i, s in enumerate(self.char.skills)}
+        options: dict[str, Any] = {self._skill_label(i, s): i for i, s in enumerate(self.char.skills)}
+        for key in (*GURPS_ROLLS, *GURPS_DEFENCES):
+            label = f"{self.tr(GURPS_LABELS[key])} ({getattr(self.char, key)})"
+            options[label + (f" — {self.tr(N_('Defence roll'))}" if key in GURPS_DEFENCES else "")] = key
         index = self.desk.skill_index if self.desk.skill_index < len(self.char.skills) else 0
-        self.skill.options = options
-        if options:
-            self.skill.value = index
+        value = self.desk.target if self.desk.target != "skill" else index
+        if self.skill.options != options:
+            self.skill.options = options
+        if options and self.skill.value != value and value in options.values():
+            self.skill.value = value
 
     def _skill_chosen(self, event: Any) -> None:
-        if isinstance(event.new, int) and event.new != self.desk.skill_index:
-            self.desk.skill_index = event.new
+        if isinstance(event.new, str) and event.new != self.desk.target:
+            self.desk.target = event.new
+        elif isinstance(event.new, int) and (event.new != self.desk.skill_index or self.desk.target != "skill"):
+            self.desk.param.update(skill_index=event.new, target="skill")
 
     def _opponent_options(self, *_: Any) -> None:
         options = {self.tr(N_("A number")): "number"}
@@ -319,7 +382,7 @@ class GurpsView(pn.viewable.Viewer):
 
     # -- rolls ---------------------------------------------------------------------------------
     def roll_skill(self, index: int) -> None:
-        self.desk.skill_index = index
+        self.desk.param.update(skill_index=index, target="skill")
         self.roll()
 
     def roll(self) -> None:

@@ -79,6 +79,39 @@ def one_ring_dice_html(tr: Any, roll: Any) -> str:
 
 
 class OneRingView(pn.viewable.Viewer):
+    def _trackers(self) -> pn.viewable.Viewable:
+        """Endurance, Shadow (points and scars), Load and Fatigue; Weary follows Endurance ≤ Load + Fatigue when switched on."""
+        binder, tr, char = self.binder, self.tr, self.char
+        title = html_pane("")
+        binder.on_lang(lambda: setattr(title, "object", f'<div class="card-title">{escape(tr(N_("Endurance, Shadow, Load")))}</div>'))
+        field = lambda key, width=90: TextField(binder, char, key, OR_LABELS[key], width=width)  # noqa: E731
+        auto = checkbox(value=char.weary_auto)
+        binder.text(auto, "name", N_("Weary when Endurance is at or below Load + Fatigue"))
+        auto.link(char, value="weary_auto", bidirectional=True)
+        self.weary_state = html_pane("")
+        char.param.watch(lambda *_: self._show_weary(), ["endurance", "gear_load", "fatigue", "weary", "weary_auto"])
+        binder.on_lang(self._show_weary)
+        return pn.Column(
+            title,
+            pn.Row(field("endurance", 110), field("endurance_max", 110)),
+            pn.Row(field("gear_load"), field("fatigue")),
+            pn.Row(field("shadow"), field("shadow_scars")),
+            auto,
+            self.weary_state,
+            width=250,
+            margin=(5, 10),
+        )
+
+    def _show_weary(self, *_: Any) -> None:
+        rule = self.char.weary_by_endurance()
+        if self.char.weary:
+            text = self.tr(N_("Weary: success dice showing 1–3 count 0."))
+            if self.char.weary_auto and rule:
+                text += " " + self.tr(N_("(Endurance is at or below Load + Fatigue.)"))
+            self.weary_state.object = f'<div class="note warn" data-testid="weary-state">{escape(text)}</div>'
+        else:
+            self.weary_state.object = ""
+
     def __init__(self, app: AppState, binder: Binder) -> None:
         super().__init__()
         self.app = app
@@ -147,7 +180,7 @@ class OneRingView(pn.viewable.Viewer):
         self.char.param.watch(self._show_protection_odds, ["protection", "weary", "miserable"])
         self.desk.param.watch(self._show_protection_odds, ["injury"])
         binder.on_lang(self._show_protection_odds)
-        self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, flex_wrap="wrap")
+        self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
 
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)

@@ -293,8 +293,8 @@ class SharePanel(pn.viewable.Viewer):
         if self._mode in ("check", "check-error"):
             desk = self.state.desk
             label = getattr(desk, "ability", "") if self.state.system == "one-ring" else ""
-            if self.state.system == "gurps" and desk.character.skills:
-                label = desk.character.skills[min(desk.skill_index, len(desk.character.skills) - 1)].get("name", "")
+            if self.state.system == "gurps":
+                label = desk.ability_name()  # the skill's name, or Will, Per, Dodge, Parry, Block
             try:
                 self._set_url(check_link(desk.check, name=desk.character.name_text, label=label))
             except (InputError, AttributeError):

@@ -19,11 +19,13 @@ from engine import InputError
 from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
-from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..models import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
+from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
 from ..storage import BrowserStore
 from .common import Binder, alert_html, button, html_pane, select
 from .fate import describe_fate_roll
+from .dice import DiceCard, dice_entry_texts
 from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
 from .one_ring import OneRingView, describe_one_ring_roll
@@ -38,11 +40,15 @@ KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
 KEY_SESSION = "kostka.session"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
 MAX_IMPORT_BYTES = 1_000_000
+#: GURPS rolls off the sheet whose log name is a label to translate (Will, Per, Dodge, Parry, Block).
+GURPS_SHEET_ROLLS = frozenset(GURPS_LABELS[k] for k in (*GURPS_ROLLS, *GURPS_DEFENCES))
 
 
 def _inputs_text(tr: Translator, entry: LogEntry) -> str:
     if entry.kind == "fight":
         return fight_entry_texts(tr, entry)[0]
+    if entry.kind == "dice":
+        return dice_entry_texts(tr, entry)[0]
     check = entry.check
     if entry.system == "one-ring":
         parts = [tr(OR_LABELS.get(entry.ability, entry.ability)), tr(N_("rating {r}"), r=check.rating),
@@ -63,7 +69,8 @@ def _inputs_text(tr: Translator, entry: LogEntry) -> str:
         kind = tr(N_("Quick contest")) if check.system == "gurps-quick" else tr(N_("Regular contest"))
         return f"{kind}: {entry.ability} {check.a} — {check.b}"
     if entry.system == "gurps":
-        parts = [entry.ability or tr(N_("Skill")), tr(N_("skill {s}"), s=check.skill)]
+        ability = tr(entry.ability) if entry.ability in GURPS_SHEET_ROLLS else entry.ability
+        parts = [ability or tr(N_("Skill")), tr(N_("skill {s}"), s=check.skill)]
         if check.modifiers:
             parts.append(tr(N_("modifiers {mods}"), mods=" ".join(f"{m:+d}" for m in check.modifiers)))
         parts.append(tr(N_("effective {e}"), e=check.effective_skill))
@@ -85,6 +92,8 @@ def _result_text(tr: Translator, entry: LogEntry) -> str:
         return tr(N_("hidden"))
     if entry.kind == "fight":
         return fight_entry_texts(tr, entry)[1]
+    if entry.kind == "dice":
+        return dice_entry_texts(tr, entry)[1]
     roll = entry.roll
     if entry.kind == "contest":
         if roll.winner is None:
@@ -116,7 +125,7 @@ def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, st
         who = entry.character or "—"
         if entry.session_code:
             who += " · " + tr(N_("Session {code}, roll no. {n}"), code=entry.session_code, n=entry.session_number)
-        rows.append((entry.time[11:], who, f"{tr(SYSTEM_TITLES[entry.system])}: {_inputs_text(tr, entry)}", _result_text(tr, entry)))
+        rows.append((entry.time[11:], who, f"{tr(SYSTEM_TITLES.get(entry.system, N_('Free dice')))}: {_inputs_text(tr, entry)}", _result_text(tr, entry)))
     return rows
 
 
@@ -174,10 +183,10 @@ class KostkaApp(pn.viewable.Viewer):
         self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
-        self.import_chars = pn.widgets.FileInput(accept=".json,application/json", height=48, width=260)
+        self.import_chars = pn.widgets.FileInput(accept=".json,application/json,.gcs", height=48, width=260)
         self.import_chars.param.watch(self._import, "value")
         import_label = html_pane("", width=200)
-        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON file)")))}</div>'))
+        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>'))
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
         chars_bar = pn.Column(
@@ -214,9 +223,10 @@ class KostkaApp(pn.viewable.Viewer):
         self.share_panel = SharePanel(self.state, self.share, binder, base_url=self._base_url)
         self.session_panel = SessionPanel(self.state, self.share, binder)
 
+        self.dice_card = DiceCard(self.state, binder)
         self._layout = pn.Column(
             self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen, self.share_panel,
-            pn.layout.Divider(), self.session_panel, log,
+            self.dice_card, pn.layout.Divider(), self.session_panel, log,
             sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
         )
         self._watch_inputs()
@@ -359,11 +369,23 @@ class KostkaApp(pn.viewable.Viewer):
         try:
             if len(data) > MAX_IMPORT_BYTES:
                 raise InputError("characters", "format", "file too large")
+            if is_gcs(self.import_chars.filename, data):
+                self._import_gcs(bytes(data))
+                return
             count = import_characters(self.state, bytes(data))
             self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
         except InputError as error:
             where = f"{error.field}: " if error.field not in ("characters", "document") else ""
             self.import_message.object = alert_html(where + error_text(self.tr, error))
+
+    def _import_gcs(self, data: bytes) -> None:
+        try:
+            count, skipped = import_gcs(self.state, data)
+        except InputError as error:
+            self.import_message.object = alert_html(gcs_error_text(self.tr, error))
+            return
+        self.state.system = "gurps"  # the imported sheet on screen
+        self.import_message.object = f'<div class="readout" data-testid="import-message">{escape(gcs_message(self.tr, count, skipped))}</div>'
 
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:

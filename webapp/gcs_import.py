@@ -1,0 +1,66 @@
+"""*Import characters* for sheets saved by GURPS Character Sheet (``.gcs``), with the message that says what came across.
+
+The sheet is read by :func:`engine.gcs.read_gcs` and added through the same
+door as Kostka's own files (:func:`webapp.links_model.import_characters`), so
+it meets the same limits and validation. No Panel import.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.documents import MAX_ROWS
+from engine.gcs import read_gcs
+
+from .i18n import N_, Translator, error_text
+from .links_model import import_characters
+
+__all__ = ["gcs_error_text", "gcs_message", "import_gcs", "is_gcs"]
+
+#: At most this many left-out rows are named in the message (the rest are counted).
+MAX_LISTED = 20
+_REASONS = {
+    "no-level": N_("no computed level"),
+    "range": N_("outside what the sheet holds"),
+    "type": N_("not a number"),
+}
+
+
+def is_gcs(filename: Any, data: Any) -> bool:
+    """Whether an imported file is a GCS sheet: by its name, or by a GCS-like start when the name is unknown."""
+    if isinstance(filename, str) and filename:
+        return filename.lower().endswith(".gcs")
+    head = bytes(data[:400]) if isinstance(data, (bytes, bytearray)) else b""
+    return b'"format"' not in head and (b'"version": 5' in head or head.lstrip().startswith(b"<?xml"))
+
+
+def import_gcs(state: Any, data: Any) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """Add the GURPS character of a GCS sheet; returns (characters added, what was left out). Raises InputError, nothing changed."""
+    result = read_gcs(data)
+    count = import_characters(state, result.document().encode("utf-8"))
+    return count, result.skipped
+
+
+def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]) -> str:
+    """The import's message (plain text): how many came across and each row or value left out, with why."""
+    text = tr(N_("Imported characters: {n}"), n=count)
+    if not skipped:
+        return text
+    parts = []
+    for what, reason in skipped[:MAX_LISTED]:
+        why = tr(N_("more than {n} rows"), n=MAX_ROWS) if reason == "rows" else tr(_REASONS.get(reason, N_("not a number")))
+        parts.append(f"{what} ({why})")
+    rest = len(skipped) - MAX_LISTED
+    if rest > 0:
+        parts.append(tr.ngettext("and {n} more row", "and {n} more rows", rest))
+    return text + ". " + tr(N_("Left out: {rows}."), rows="; ".join(parts))
+
+
+def gcs_error_text(tr: Translator, error: Any) -> str:
+    """Why a GCS sheet was refused, in words a player understands."""
+    params = getattr(error, "params", {}) or {}
+    if params.get("reason") == "old-gcs":
+        return tr(N_("This sheet is from an older GCS: re-save it in a current GCS and import it again."))
+    if getattr(error, "field", "") == "gcs":
+        return tr(N_("This is not a character sheet saved by GCS 5."))
+    return error_text(tr, error)
