@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ import engine
 from engine import InputError, RuleError, random_seed
 from engine import fate, gurps, one_ring
 from engine.errors import check_int
+from engine.links import without_refused
 
 from .i18n import N_
 from .links_model import SessionState
@@ -70,8 +72,10 @@ def _text(value: Any, default: str = "") -> str:
         return default
     if isinstance(value, bool):
         return default
-    if isinstance(value, (int, float)):
-        return str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, int):  # as many digits as it has (never through float: 400 digits overflow it)
+        return str(value)[:200] if value.bit_length() < 14_000 else default
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
     if isinstance(value, str):
         return value[:200]
     return default
@@ -92,6 +96,18 @@ class Form(param.Parameterized):
     FLAGS: ClassVar[tuple[str, ...]] = ()
 
     errors = param.Dict(default={}, doc="field -> InputError of the fields that do not parse")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        if "name_text" in self.param:
+            # One rule for names everywhere: what links, files and storage refuse is dropped as typed.
+            self.param.watch(self._clean_name, "name_text")
+            self._clean_name()
+
+    def _clean_name(self, *_: Any) -> None:
+        cleaned = without_refused(self.name_text)
+        if cleaned != self.name_text:
+            self.name_text = cleaned
 
     def parse(self) -> dict[str, Any]:
         """The parsed values of the fields that are valid; records the others in ``errors``."""
@@ -139,6 +155,16 @@ class Form(param.Parameterized):
             if name in data:
                 updates[name] = _flag(data[name])
         self.param.update(**updates)
+
+
+def _clean_row_names(form: param.Parameterized, rows: str) -> None:
+    """Drop refused characters from the names of a list of rows (GURPS skills, modifiers) as typed."""
+    items = getattr(form, rows)
+    if any(isinstance(r, dict) and isinstance(r.get("name"), str) and without_refused(r["name"]) != r["name"] for r in items):
+        setattr(form, rows, [
+            {**r, "name": without_refused(r["name"])} if isinstance(r, dict) and isinstance(r.get("name"), str) else r
+            for r in items
+        ])
 
 
 def _inputs(form: param.Parameterized) -> list[str]:
@@ -399,6 +425,8 @@ class GurpsCharacter(Form):
     def __init__(self, **params: Any) -> None:
         params.setdefault("skills", [{"name": "", "level": "10"}])
         super().__init__(**params)
+        self.param.watch(lambda e: _clean_row_names(self, "skills"), "skills")
+        _clean_row_names(self, "skills")
 
     def skill_level(self, index: int) -> int:
         """The level of skill ``index``; raises InputError naming the row."""
@@ -461,6 +489,7 @@ class GurpsDesk(Form):
         self.character = params.pop("character")
         self.roster = roster
         super().__init__(**params)
+        self.param.watch(lambda e: _clean_row_names(self, "modifiers"), "modifiers")
         self.character.param.watch(self._refresh, _inputs(self.character))
         self.param.watch(
             self._refresh,
@@ -858,12 +887,34 @@ class Roster(param.Parameterized):
         self.select(current if isinstance(current, int) and 0 <= current < len(chars) else 0)
 
     def import_characters(self, chars: list[dict[str, Any]]) -> int:
-        """Append imported characters; returns how many were added."""
-        good = [c for c in chars if isinstance(c, dict)][: MAX_ROWS - len(self.characters)]
-        if good:
-            self.characters = [*self.characters, *good]
+        """Add imported characters; returns how many were added.
+
+        Blank characters (as a new one starts) and characters already in the roster are not
+        added again; the roster's only character, while still blank, makes way for them. A name
+        already in use gets a number ("Tilda (2)"), so no character hides another.
+        """
+        form_class = type(self.form)
+        fresh = form_class().to_dict()
+        existing = list(self.characters)
+        known = [_as_form(form_class, c) for c in existing]
+        incoming = [_as_form(form_class, c) if isinstance(c, dict) else None for c in chars]
+        if len(existing) == 1 and known[0] == fresh and fresh not in incoming:
+            existing, known = [], []
+        taken = [str(c.get("name") or "") for c in existing]
+        added: list[dict[str, Any]] = []
+        for char, shown in zip(chars, incoming):
+            if shown is None or len(existing) + len(added) >= MAX_ROWS:
+                continue
+            if shown == fresh or shown in known:
+                continue
+            name = name_beside(shown.get("name", ""), taken)
+            taken.append(name)
+            known.append(shown)
+            added.append({**char, "name": name})
+        if added:
+            self.characters = [*existing, *added]
             self.select(len(self.characters) - 1)
-        return len(good)
+        return len(added)
 
 
 class AppState(param.Parameterized):
@@ -991,13 +1042,16 @@ class AppState(param.Parameterized):
         query.update({f"r_{k}": v for k, v in desk.url_state().items() if v != ""})
         return query
 
-    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> None:
-        """Restore the screen from query parameters (lenient: bad values stay as text to correct).
+    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> list[tuple[str, dict[str, Any]]]:
+        """Restore the screen from an address read by :func:`webapp.address.read_address` (text
+        values; bad values stay as text to correct). Returns notes for the page (msgid, params).
 
-        With ``keep_stored`` (stored characters are already loaded), a character
-        from the link whose name differs from the one on the form is added as a
-        new character instead of replacing the stored one.
+        With ``keep_stored`` (stored characters are already loaded), the address's character never
+        replaces a stored one: it selects the stored character it is the same as, fills in the
+        roster's only character while that is still untouched, or else is added as a new character
+        (a name already in use gets a number: "Tilda (2)") and a note says so.
         """
+        notes: list[tuple[str, dict[str, Any]]] = []
         system = query.get("sys")
         if system in SYSTEMS:
             self.system = system
@@ -1007,11 +1061,6 @@ class AppState(param.Parameterized):
             if key in ("sys", "lang", "theme") or key.startswith("r_"):
                 continue
             if key == "skills":
-                if isinstance(value, str):
-                    try:
-                        value = json.loads(value)
-                    except ValueError:
-                        continue
                 data["skills"] = value if isinstance(value, list) else []
             elif key == "fav":
                 for skill in str(value).split(","):
@@ -1019,19 +1068,68 @@ class AppState(param.Parameterized):
             else:
                 data[key] = value
         if data:
-            roster = self.rosters[self.system]
-            name = _text(data.get("name"))[:MAX_NAME]
-            fresh = type(desk.character)().to_dict()
-            if keep_stored and name != desk.character.name_text and desk.character.to_dict() != fresh:
-                roster.add()
             if self.system == "one-ring":
                 for skill in OR_SKILLS:
                     data.setdefault(f"fav_{skill}", False)
                 for flag in ("weary", "miserable", "inspired"):
                     data.setdefault(flag, False)
-            desk.character.load(data)
+            roster = self.rosters[self.system]
+            form_class = type(desk.character)
+            incoming = _as_form(form_class, data)
+            fresh = form_class().to_dict()
+            same = [i for i, c in enumerate(roster.characters) if _same_character(_as_form(form_class, c), incoming)] if keep_stored else []
+            if same:
+                roster.select(same[0])
+            elif not keep_stored or (len(roster.characters) == 1 and _as_form(form_class, roster.characters[0]) == fresh):
+                desk.character.load(data)
+            elif len(roster.characters) >= MAX_ROWS:
+                notes.append((N_("The character from the address was not added: {n} characters is the most a system keeps."), {"n": MAX_ROWS}))
+            else:
+                name = name_beside(incoming.get("name", ""), roster.names())
+                roster.add()
+                desk.character.load({**data, "name": name})
+                if name:
+                    notes.append((N_("The character from the address was added as a new character: {name}"), {"name": name}))
+                else:
+                    notes.append((N_("The character from the address was added as a new character: Character {n}"),
+                                  {"n": len(roster.characters)}))
         roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
         _apply_desk_url(desk, roll_inputs)
+        return notes
+
+
+def _as_form(form_class: type, data: Any) -> dict[str, Any]:
+    """``data`` (a stored character or the address's) as the form would hold it."""
+    form = form_class()
+    form.load({**form.to_dict(), **data} if isinstance(data, dict) else {})
+    return form.to_dict()
+
+
+def _same_character(stored: dict[str, Any], incoming: dict[str, Any]) -> bool:
+    """Whether ``incoming`` is ``stored``: the same values, and the same name or the name it was
+    given beside a namesake ("Tilda (2)" for a "Tilda" opened again)."""
+    if stored == incoming:
+        return True
+    name, other = str(incoming.get("name", "")), str(stored.get("name", ""))
+    match = re.fullmatch(r"(.*) \((\d+)\)", other)
+    if not name or match is None:
+        return False
+    stem = match.group(1)
+    # the stem is the name, or the name cut short to make room for the number
+    return (stem == name or (name.startswith(stem) and len(other) >= MAX_NAME - 1)) and {**stored, "name": name} == incoming
+
+
+def name_beside(name: str, taken: list[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… when already in ``taken`` (an empty name stays empty)."""
+    if not name or name not in taken:
+        return name
+    n = 2
+    while True:
+        suffix = f" ({n})"
+        candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        if candidate not in taken:
+            return candidate
+        n += 1
 
 
 def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
@@ -1048,14 +1146,9 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):
         skill = values.get("skill")
-        if isinstance(skill, (int, str)) and str(skill).isdigit() and int(skill) < max(1, len(desk.character.skills)):
+        if isinstance(skill, str) and skill.isascii() and skill.isdigit() and len(skill) < 4 and int(skill) < max(1, len(desk.character.skills)):
             updates["skill_index"] = int(skill)
         mods = values.get("mods")
-        if isinstance(mods, str):
-            try:
-                mods = json.loads(mods)
-            except ValueError:
-                mods = None
         if isinstance(mods, list):
             updates["modifiers"] = [
                 {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value"))}

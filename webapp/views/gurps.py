@@ -233,10 +233,16 @@ class GurpsView(pn.viewable.Viewer):
         return f"{name} ({item.get('level', '')})"
 
     def _skill_options(self, *_: Any) -> None:
-        options = {self._skill_label(i, s): i for i, s in enumerate(self.char.skills)}
+        options: dict[str, int] = {}
+        for i, s in enumerate(self.char.skills):
+            label = self._skill_label(i, s)
+            while label in options:  # rows alike keep an option each (one option for two rows loops)
+                label += " ·"
+            options[label] = i
         index = self.desk.skill_index if self.desk.skill_index < len(self.char.skills) else 0
-        self.skill.options = options
-        if options:
+        if self.skill.options != options:
+            self.skill.options = options
+        if options and self.skill.value != index:
             self.skill.value = index
 
     def _skill_chosen(self, event: Any) -> None:
@@ -249,6 +255,8 @@ class GurpsView(pn.viewable.Viewer):
             who = char.get("name") or self.tr(N_("Character {n}"), n=ci + 1)
             for si, skill in enumerate(char.get("skills") or []):
                 label = f"{who}: {self._skill_label(si, skill)}"
+                while label in options:
+                    label += " ·"
                 options[label] = f"{ci}:{si}"
         self.opponent.options = options
         self.opponent.value = self.desk.opponent if self.desk.opponent in options.values() else "number"
