@@ -89,6 +89,7 @@ __all__ = [
     "nesting_depth",
     "parse_json",
     "read_json",
+    "roll_entry_check",
     "read_document",
     "validate_character",
     "validate_document",
@@ -361,6 +362,12 @@ def _entry_check_class(path: str, system: str, kind: str, check: Any) -> type:
     if system == "gurps" and kind == "contest":
         return gurps.RegularContest if isinstance(check, Mapping) and "high_skill_rule" in check else gurps.QuickContest
     raise InputError(f"{path}.kind", "rule", f"a {system} entry cannot be a {kind}", value=kind)
+
+
+def roll_entry_check(entry: Mapping[str, Any]) -> Any:
+    """The check object of a log entry that passed :func:`validate_roll_entry` (to roll it again)."""
+    cls = _entry_check_class("entry", entry["system"], entry["kind"], entry["check"])
+    return cls.from_dict(entry["check"])
 
 
 def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:

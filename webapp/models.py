@@ -12,6 +12,7 @@ roll goes through :class:`RollService` so a roll can be remade from
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -143,18 +144,22 @@ class Form(param.Parameterized):
 
     def load(self, data: Any) -> None:
         """Fill the form from a stored mapping, leniently (unknown keys are ignored)."""
-        if not isinstance(data, dict):
-            return
+        if isinstance(data, dict):
+            self.param.update(**self.updates_from(data))
+
+    @classmethod
+    def updates_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The form's parameters as :meth:`load` sets them from ``data`` (the one place it is decided)."""
         updates: dict[str, Any] = {}
         if "name" in data:
-            updates["name_text"] = _text(data.get("name"))[:MAX_NAME]
-        for name in self.BOUNDS:
+            updates["name_text"] = without_refused(_text(data.get("name"))[:MAX_NAME])
+        for name in cls.BOUNDS:
             if name in data:
                 updates[name] = _text(data[name])
-        for name in self.FLAGS:
+        for name in cls.FLAGS:
             if name in data:
                 updates[name] = _flag(data[name])
-        self.param.update(**updates)
+        return updates
 
 
 def _clean_row_names(form: param.Parameterized, rows: str) -> None:
@@ -448,14 +453,16 @@ class GurpsCharacter(Form):
         out["skills"] = [{"name": s.get("name", ""), "level": s.get("level", "")} for s in self.skills]
         return out
 
-    def load(self, data: Any) -> None:
-        super().load(data)
-        if isinstance(data, dict) and isinstance(data.get("skills"), list):
-            self.skills = [
-                {"name": _text(s.get("name"))[:MAX_NAME], "level": _text(s.get("level"))}
+    @classmethod
+    def updates_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        updates = super().updates_from(data)
+        if isinstance(data.get("skills"), list):
+            updates["skills"] = [
+                {"name": without_refused(_text(s.get("name"))[:MAX_NAME]), "level": _text(s.get("level"))}
                 for s in data["skills"][:MAX_ROWS]
                 if isinstance(s, dict)
             ]
+        return updates
 
 
 class GurpsDesk(Form):
@@ -727,16 +734,97 @@ class LogEntry:
         }
 
 
+#: The most rolls the log keeps (in the browser too); older ones are dropped first, with a note.
+MAX_KEPT_ROLLS = 500
+STORED_LOG_FORMAT = "kostka-stored-log"
+
+
 class RollLog(param.Parameterized):
-    """The session's rolls, newest last."""
+    """The session's rolls, newest last, at most :data:`MAX_KEPT_ROLLS` (the oldest dropped first)."""
 
     entries = param.List(default=[], item_type=LogEntry)
+    dropped = param.Integer(default=0, bounds=(0, None), doc="How many of the oldest rolls were dropped to keep the log short")
+    cleared = param.Parameter(default=None, doc="(entries, dropped) as they were before the last Clear, for Undo")
 
     def add(self, entry: LogEntry) -> None:
-        self.entries = [*self.entries, entry]
+        self._keep([*self.entries, entry], self.dropped)
+
+    def _keep(self, entries: list[LogEntry], dropped: int) -> None:
+        over = max(0, len(entries) - MAX_KEPT_ROLLS)
+        self.param.update(entries=entries[over:], dropped=dropped + over)
 
     def clear(self) -> None:
-        self.entries = []
+        """Empty the log; :meth:`undo_clear` brings it back."""
+        if self.entries or self.dropped:
+            self.cleared = (list(self.entries), self.dropped)
+        self.param.update(entries=[], dropped=0)
+
+    def undo_clear(self) -> None:
+        """Bring back the rolls of the last Clear, before any rolled since."""
+        if self.cleared is None:
+            return
+        entries, dropped = self.cleared
+        self.cleared = None
+        self._keep([*entries, *self.entries], dropped + self.dropped)
+
+    def to_storage(self) -> str:
+        """The log as the browser keeps it: every roll with its seed (a secret's too: it is this
+        device's own) and its session number. Fight steps are not kept."""
+        rolls = []
+        for entry in self.entries:
+            if entry.kind not in ("roll", "contest"):
+                continue
+            item: dict[str, Any] = {"entry": {**entry.to_dict(), "seed": entry.seed}}
+            if entry.session_code:
+                item["session"] = [entry.session_code, entry.session_number]
+            rolls.append(item)
+        return json.dumps({"format": STORED_LOG_FORMAT, "dropped": self.dropped, "rolls": rolls},
+                          ensure_ascii=False, separators=(",", ":"))
+
+    def load_storage(self, text: str) -> bool:
+        """Restore the log from :meth:`to_storage`'s text; True when every roll was read.
+
+        Each roll is checked like an imported log's (its result must be the engine's roll of its
+        check and seed); one that is not is left out. Raises InputError (nothing changed) when the
+        text is not a stored log at all.
+        """
+        from engine.documents import parse_json, roll_entry_check, validate_roll_entry
+
+        data = parse_json(text)  # size and nesting checked before parsing
+        if not isinstance(data, dict) or data.get("format") != STORED_LOG_FORMAT or not isinstance(data.get("rolls"), list):
+            raise InputError("log", "format", "not a stored roll log")
+        whole = True
+        try:
+            dropped = check_int("log.dropped", data.get("dropped", 0), 0, 10**9)
+        except InputError:
+            dropped, whole = 0, False
+        entries: list[LogEntry] = []
+        for item in data["rolls"]:
+            try:
+                if not isinstance(item, dict) or set(item) - {"entry", "session"}:
+                    raise InputError("log.rolls", "format", "not a stored roll")
+                roll = validate_roll_entry(item.get("entry"), "log.rolls")
+                if "seed" not in roll:
+                    raise InputError("log.rolls", "format", "a stored roll keeps its seed")
+                code = number = None
+                if "session" in item:
+                    session = item["session"]
+                    if not isinstance(session, list) or len(session) != 2:
+                        raise InputError("log.rolls", "format", "not a session number")
+                    code = engine.links.clean_text("session", session[0], engine.links.MAX_CODE_LENGTH, engine.links.MAX_CODE_BYTES, required=True)
+                    number = check_int("session", session[1], 1, engine.links.MAX_NUMBER)
+                check = roll_entry_check(roll)
+                entries.append(LogEntry(
+                    number=roll["number"], time=roll["time"], system=roll["system"], character=roll["character"],
+                    ability=roll["ability"], check=check, seed=roll["seed"], roll=engine.roll_check(check, roll["seed"]),
+                    secret=roll["secret"], revealed=roll["revealed"], kind=roll["kind"], extra=roll.get("extra", {}),
+                    session_code=code, session_number=number,
+                ))
+            except InputError:
+                whole = False
+        self.cleared = None
+        self._keep(entries, dropped)
+        return whole and len(entries) == len(data["rolls"])
 
     def reveal(self, number: int) -> None:
         for entry in self.entries:
@@ -771,6 +859,13 @@ class RollService(param.Parameterized):
         params.setdefault("log", RollLog())
         params.setdefault("session", SessionState())
         super().__init__(**params)
+        # rolls restored from the browser keep their numbers: new ones follow them
+        self.log.param.watch(lambda e: self._follow(), "entries")
+
+    def _follow(self) -> None:
+        top = max((e.number for e in self.log.entries), default=0)
+        if top > self.counter:
+            self.counter = top
 
     def next_seed(self, seed: int | None) -> int:
         return random_seed() if seed is None else seed
@@ -833,6 +928,7 @@ class Roster(param.Parameterized):
 
     characters = param.List(default=[])
     current = param.Integer(default=0, bounds=(0, None))
+    removed = param.Parameter(default=None, doc="(index, character) of the last deleted character, for Undo")
 
     def __init__(self, form: Form, **params: Any) -> None:
         super().__init__(**params)
@@ -864,7 +960,9 @@ class Roster(param.Parameterized):
         self.select(len(self.characters) - 1)
 
     def remove(self) -> None:
+        """Delete the character on the form; :meth:`undo_remove` brings it back."""
         chars = list(self.characters)
+        self.removed = (self.current, dict(chars[self.current]) if self.current < len(chars) else {})
         if len(chars) <= 1:
             chars = [type(self.form)().to_dict()]
         else:
@@ -872,6 +970,20 @@ class Roster(param.Parameterized):
         self.characters = chars
         self.current = min(self.current, len(chars) - 1)
         self.select(self.current)
+
+    def undo_remove(self) -> None:
+        """Put the last deleted character back where it was, and on the form."""
+        if self.removed is None:
+            return
+        index, char = self.removed
+        self.removed = None
+        chars = list(self.characters)
+        if len(chars) == 1 and _as_form(type(self.form), chars[0]) == type(self.form)().to_dict():
+            chars = []  # the blank character that took the place of the only one
+        index = min(index, len(chars))
+        chars.insert(index, char)
+        self.characters = chars[:MAX_ROWS]
+        self.select(min(index, len(self.characters) - 1))
 
     def to_dict(self) -> dict[str, Any]:
         return {"current": self.current, "characters": list(self.characters)}
@@ -1099,10 +1211,18 @@ class AppState(param.Parameterized):
 
 
 def _as_form(form_class: type, data: Any) -> dict[str, Any]:
-    """``data`` (a stored character or the address's) as the form would hold it."""
-    form = form_class()
-    form.load({**form.to_dict(), **data} if isinstance(data, dict) else {})
-    return form.to_dict()
+    """``data`` (a stored character or the address's) as a new form would hold it once loaded."""
+    out = json.loads(_blank(form_class))
+    if isinstance(data, dict):
+        for key, value in form_class.updates_from(data).items():
+            out["name" if key == "name_text" else key] = value
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _blank(form_class: type) -> str:
+    """A new form's values (as JSON text, so that each use gets its own copy)."""
+    return json.dumps(form_class().to_dict())
 
 
 def _same_character(stored: dict[str, Any], incoming: dict[str, Any]) -> bool:

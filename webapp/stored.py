@@ -119,8 +119,8 @@ def _characters_kept_whole(state: Any, data: Any) -> bool:
 
 
 def read_stored(state: Any, session: Any, values: dict[str, str], stamp: str,
-                characters_key: str, session_key: str) -> StoredRead:
-    """Apply the stored characters and session to ``state`` and ``session``; never raises."""
+                characters_key: str, session_key: str, log_key: str | None = None) -> StoredRead:
+    """Apply the stored characters, session and roll log to ``state`` and ``session``; never raises."""
     from engine.documents import parse_json, read_document
 
     out = StoredRead(dict(values))
@@ -148,4 +148,14 @@ def read_stored(state: Any, session: Any, values: dict[str, str], stamp: str,
         except Exception:  # noqa: BLE001
             out.values = keep_aside(out.values, session_key, stamp)
             out.kept.append(session_key)
+    text = out.values.get(log_key, "") if log_key else ""
+    if text:
+        log = state.rolls.log
+        try:
+            if not log.load_storage(text):
+                out.values = copy_aside(out.values, log_key, stamp)
+                out.partial.append(log_key)
+        except Exception:  # noqa: BLE001
+            out.values = keep_aside(out.values, log_key, stamp)
+            out.kept.append(log_key)
     return out

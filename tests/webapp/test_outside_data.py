@@ -279,3 +279,81 @@ def test_the_import_limit_is_the_documents_limit_and_the_readme_says_it():
     assert engine.documents.MAX_DOCUMENT_BYTES == 4_000_000 and "4 MB" in readme
     app = AppState()
     assert import_characters(app, one_ring_file("Tilda") + b" " * 2_000_000) == 1  # 2 MB: read
+
+
+# -- the roll log in the browser ------------------------------------------------------------------------------
+
+
+def rolled_app():
+    app = AppState()
+    app.roll("one-ring", seed=11)
+    app.gurps.character.skills = [{"name": "Guns", "level": "13"}]
+    app.roll_contest(seed=12)
+    app.rolls.session.set_code("TABLE")
+    app.fate.secret = True
+    app.roll("fate")
+    return app
+
+
+def test_the_roll_log_is_kept_in_the_browser_and_read_back_whole():
+    app = rolled_app()
+    text = app.rolls.log.to_storage()
+    fresh = AppState()
+    read = read_stored(fresh, SessionState(), {"kostka.log": text}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log")
+    assert read.kept == read.partial == []
+    before, after = app.rolls.log.entries, fresh.rolls.log.entries
+    assert [(e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number) for e in after] == \
+        [(e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number) for e in before]
+    assert after[2].hidden  # a secret roll stays hidden, and can still be revealed
+    assert fresh.roll("one-ring", seed=1).number == 4  # numbering goes on
+
+
+def test_the_kept_log_is_bounded_oldest_dropped_first_with_a_count():
+    from webapp.models import MAX_KEPT_ROLLS
+
+    app = AppState()
+    for seed in range(MAX_KEPT_ROLLS + 3):
+        app.roll("fate", seed=seed)
+    log = app.rolls.log
+    assert len(log.entries) == MAX_KEPT_ROLLS and log.dropped == 3 and log.entries[0].seed == 3
+    fresh = AppState()
+    assert fresh.rolls.log.load_storage(log.to_storage())
+    assert fresh.rolls.log.dropped == 3 and len(fresh.rolls.log.entries) == MAX_KEPT_ROLLS
+
+
+def test_an_edited_or_unreadable_stored_log_is_copied_aside():
+    app = rolled_app()
+    data = json.loads(app.rolls.log.to_storage())
+    data["rolls"][0]["entry"]["result"]["feat"] = 99
+    edited = json.dumps(data)
+    fresh = AppState()
+    read = read_stored(fresh, SessionState(), {"kostka.log": edited}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log")
+    assert read.partial == ["kostka.log"] and len(fresh.rolls.log.entries) == 2
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.log"] == edited
+    deep = "[" * 5000 + "]" * 5000
+    read = read_stored(AppState(), SessionState(), {"kostka.log": deep}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log")
+    assert read.kept == ["kostka.log"] and read.values["kostka.log"] == ""
+
+
+def test_clearing_the_log_and_deleting_a_character_can_be_undone():
+    app = rolled_app()
+    log = app.rolls.log
+    numbers = [e.number for e in log.entries]
+    log.clear()
+    assert log.entries == []
+    log.undo_clear()
+    assert [e.number for e in log.entries] == numbers
+    roster = app.rosters["fate"]
+    app.fate.character.name_text = "Vera"
+    roster.add()
+    app.fate.character.name_text = "Olga"
+    roster.select(0)
+    roster.remove()
+    assert roster.names() == ["Olga"]
+    roster.undo_remove()
+    assert roster.names() == ["Vera", "Olga"] and app.fate.character.name_text == "Vera"
+    roster.select(1)
+    roster.remove()
+    roster.remove()  # the last one: a blank takes its place
+    roster.undo_remove()
+    assert roster.names() == ["Vera"]

@@ -22,7 +22,7 @@ from engine.links import LINK_KEY
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..address import read_address
 from ..messages import address_problem_text, document_error_text
-from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..models import MAX_KEPT_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..links_model import ShareModel, export_characters, export_log, import_characters
 from ..stored import read_stored
 from ..storage import BrowserStore
@@ -40,6 +40,7 @@ KEY_THEME = "kostka.theme"
 KEY_CHARACTERS = "kostka.characters"
 KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
 KEY_SESSION = "kostka.session"
+KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
 
 
@@ -152,7 +153,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._pending_store = False
         self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION], height=0, width=0, margin=0)
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG], height=0, width=0, margin=0)
         self.share = ShareModel(session=self.state.rolls.session)
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
@@ -184,7 +185,12 @@ class KostkaApp(pn.viewable.Viewer):
         new.on_click(lambda e: self.roster.add())
         delete = button("", width=170)
         binder.text(delete, "name", N_("Delete character"))
-        delete.on_click(lambda e: self.roster.remove())
+        delete.on_click(lambda e: self._delete_character())
+        self.undo_delete = button("", width=230, visible=False)
+        binder.text(self.undo_delete, "name", N_("Bring the character back"))
+        self.undo_delete.on_click(lambda e: self._undo_delete())
+        self.delete_note = html_pane("")
+        self._undo_roster: Any = None
         self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
@@ -198,7 +204,8 @@ class KostkaApp(pn.viewable.Viewer):
         chars_bar = pn.Column(
             pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
                        flex_wrap="wrap", align_items="flex-end"),
-            self.import_message, self.storage_message, self.address_message, sizing_mode="stretch_width",
+            pn.Row(self.delete_note, self.undo_delete), self.import_message, self.storage_message, self.address_message,
+            sizing_mode="stretch_width",
         )
         for roster in self.state.rosters.values():
             roster.param.watch(self._roster_changed, ["characters", "current"])
@@ -216,13 +223,19 @@ class KostkaApp(pn.viewable.Viewer):
         self.log_table = html_pane("")
         clear = button("", width=160)
         binder.text(clear, "name", N_("Clear the log"))
-        clear.on_click(lambda e: self.state.rolls.log.clear())
+        clear.on_click(lambda e: self._clear_log())
+        self.undo_clear = button("", width=200, visible=False)
+        binder.text(self.undo_clear, "name", N_("Bring the log back"))
+        self.undo_clear.on_click(lambda e: self._undo_clear())
+        self.clear_note = html_pane("")
         self.export_log = pn.widgets.FileDownload(callback=self._log_file, filename="kostka-log.json", button_type="default",
                                                   height=48, width=200, embed=False)
         binder.text(self.export_log, "label", N_("Export the log"))
-        self.state.rolls.log.param.watch(self._show_log, "entries")
+        self.state.rolls.log.param.watch(self._show_log, ["entries", "dropped"])
+        self.state.rolls.log.param.watch(lambda *_: self._save_log(), ["entries", "dropped"])
         binder.on_lang(self._show_log)
-        log = pn.Column(log_title, pn.Row(clear, self.export_log), self.log_table, sizing_mode="stretch_width")
+        log = pn.Column(log_title, pn.Row(clear, self.export_log, self.clear_note, self.undo_clear), self.log_table,
+                        sizing_mode="stretch_width")
 
         # -- share links ------------------------------------------------------------------------
         self.link_panel = LinkPanel(self.state, self.share, binder)
@@ -320,7 +333,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.theme.value = True
         # Never wipe unreadable data silently: keep a copy aside, say so, load what can be read.
         stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-        read = read_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION)
+        read = read_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
@@ -331,6 +344,10 @@ class KostkaApp(pn.viewable.Viewer):
             messages.append(N_("Some stored character values could not be read; a copy of all stored characters was kept aside and the rest loaded."))
         if KEY_SESSION in read.kept:
             messages.append(N_("The stored session code could not be read; a copy was kept aside."))
+        if KEY_LOG in read.kept:
+            messages.append(N_("The stored roll log could not be read; a copy was kept aside and the log started empty."))
+        if KEY_LOG in read.partial:
+            messages.append(N_("Some stored rolls could not be read; a copy of the stored log was kept aside and the rest loaded."))
         if messages:
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
@@ -338,6 +355,7 @@ class KostkaApp(pn.viewable.Viewer):
             self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
+        self._save_log()
         self.store.ready = True
 
     def _save_session(self) -> None:
@@ -360,6 +378,44 @@ class KostkaApp(pn.viewable.Viewer):
         text = self.state.characters_json()
         if self.store.values.get(KEY_CHARACTERS) != text:
             self.store.values = {**self.store.values, KEY_CHARACTERS: text}
+
+    def _save_log(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = self.state.rolls.log.to_storage()
+        if self.store.values.get(KEY_LOG, "") != text:
+            self.store.values = {**self.store.values, KEY_LOG: text}
+
+    # -- delete and clear, with undo ---------------------------------------------------------------
+    def _delete_character(self) -> None:
+        roster = self.roster
+        index = roster.current
+        name = roster.names()[index] if index < len(roster.characters) else ""
+        roster.remove()
+        self._undo_roster = roster
+        shown = name or self.tr(N_("Character {n}"), n=index + 1)
+        self.delete_note.object = f'<div class="readout" role="status" data-testid="delete-note">{escape(self.tr(N_("Deleted: {name}."), name=shown))}</div>'
+        self.undo_delete.visible = True
+
+    def _undo_delete(self) -> None:
+        if self._undo_roster is not None:
+            self._undo_roster.undo_remove()
+        self._undo_roster = None
+        self.delete_note.object = ""
+        self.undo_delete.visible = False
+
+    def _clear_log(self) -> None:
+        log = self.state.rolls.log
+        if not log.entries:
+            return
+        log.clear()
+        self.clear_note.object = f'<div class="readout" role="status" data-testid="clear-note">{escape(self.tr(N_("The log was cleared.")))}</div>'
+        self.undo_clear.visible = True
+
+    def _undo_clear(self) -> None:
+        self.state.rolls.log.undo_clear()
+        self.clear_note.object = ""
+        self.undo_clear.visible = False
 
     def _lang_changed(self, *_: Any) -> None:
         if self._stored_loaded and self.store.values.get(KEY_LANG) != self.tr.lang:
@@ -398,13 +454,18 @@ class KostkaApp(pn.viewable.Viewer):
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
         tr = self.tr
-        rows = log_rows(tr, self.state.rolls.log.entries)
+        log = self.state.rolls.log
+        rows = log_rows(tr, log.entries)
+        dropped = ""
+        if log.dropped:
+            dropped = (f'<div class="note" data-testid="log-dropped">'
+                       f'{escape(tr(N_("Older rolls dropped to keep the log short: {n} (it keeps the last {max})."), n=log.dropped, max=MAX_KEPT_ROLLS))}</div>')
         if not rows:
             self.log_table.object = f'<div class="muted" data-testid="log">{escape(tr(N_("No rolls yet.")))}</div>'
             return
         head = "".join(f"<th>{escape(tr(h))}</th>" for h in (N_("Time"), N_("Character"), N_("Inputs"), N_("Result")))
         body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-        self.log_table.object = f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        self.log_table.object = dropped + f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     # -- URL ---------------------------------------------------------------------------------------
     def _watch_inputs(self) -> None:
