@@ -16,7 +16,7 @@ from engine.links import without_refused
 
 from .i18n import N_, Translator, error_text
 
-__all__ = ["FIELD_LABELS", "address_problem_text", "document_error_text", "field_label"]
+__all__ = ["FIELD_LABELS", "address_problem_text", "document_error_text", "field_label", "storage_messages"]
 
 #: Field (or address key) -> its label on the form.
 FIELD_LABELS = {
@@ -168,3 +168,19 @@ def address_problem_text(tr: Translator, error: Any) -> str:
     else:
         why = tr(N_("it is not in the form this app writes"))
     return tr(N_("Part of the address was left out: {field} — {why}."), field=label, why=why)
+
+
+def storage_messages(read: Any, characters_key: str, session_key: str, log_key: str) -> list[str]:
+    """The messages (msgids) that say what :func:`webapp.stored.read_stored` kept aside: one per item."""
+    messages = []
+    if characters_key in read.kept:
+        messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))
+    if characters_key in read.partial:
+        messages.append(N_("Some stored character values could not be read; a copy of all stored characters was kept aside and the rest loaded."))
+    if session_key in read.kept:
+        messages.append(N_("The stored session code could not be read; a copy was kept aside."))
+    if log_key in read.kept:
+        messages.append(N_("The stored roll log could not be read; a copy was kept aside and the log started empty."))
+    if log_key in read.partial:
+        messages.append(N_("Some stored rolls could not be read; a copy of the stored log was kept aside and the rest loaded."))
+    return messages

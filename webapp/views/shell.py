@@ -21,7 +21,7 @@ from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..address import read_address
-from ..messages import address_problem_text, document_error_text
+from ..messages import address_problem_text, document_error_text, storage_messages
 from ..models import MAX_KEPT_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..links_model import ShareModel, export_characters, export_log, import_characters
 from ..stored import read_stored
@@ -337,17 +337,7 @@ class KostkaApp(pn.viewable.Viewer):
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
-        messages = []
-        if KEY_CHARACTERS in read.kept:
-            messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))
-        if KEY_CHARACTERS in read.partial:
-            messages.append(N_("Some stored character values could not be read; a copy of all stored characters was kept aside and the rest loaded."))
-        if KEY_SESSION in read.kept:
-            messages.append(N_("The stored session code could not be read; a copy was kept aside."))
-        if KEY_LOG in read.kept:
-            messages.append(N_("The stored roll log could not be read; a copy was kept aside and the log started empty."))
-        if KEY_LOG in read.partial:
-            messages.append(N_("Some stored rolls could not be read; a copy of the stored log was kept aside and the rest loaded."))
+        messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
         if messages:
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
