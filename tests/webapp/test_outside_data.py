@@ -357,3 +357,11 @@ def test_clearing_the_log_and_deleting_a_character_can_be_undone():
     roster.remove()  # the last one: a blank takes its place
     roster.undo_remove()
     assert roster.names() == ["Vera"]
+
+
+def test_a_link_of_brackets_is_refused_before_any_parse():
+    from webapp.links_model import open_link
+
+    for text in ("?x=" + "[" * 4000, "#r=" + "[" * 4000, "r=" + "{" * 300):
+        opened = open_link(text)
+        assert opened.status == "unreadable" and opened.error.field.startswith("link")
