@@ -97,7 +97,10 @@ __all__ = [
     "dump_document",
     "json_schema",
     "migrate",
+    "nesting_depth",
     "parse_json",
+    "read_json",
+    "roll_entry_check",
     "read_document",
     "validate_character",
     "validate_document",
@@ -261,7 +264,7 @@ def _json_type(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, _LongNumber)):
         return "a number"
     if isinstance(value, str):
         return "text"
@@ -275,6 +278,8 @@ def _json_type(value: Any) -> str:
 def _value(path: str, spec: tuple[Any, ...], value: Any, problems: list[InputError] | None = None) -> Any:
     kind = spec[0]
     try:
+        if isinstance(value, _LongNumber):
+            raise InputError(path, "type", f"a number with {len(value)} digits is no value of this field", got="a number", digits=len(value))
         if kind in ("int", "bool") and not isinstance(value, (int, float, str)):
             expected = "a whole number" if kind == "int" else "true or false"
             raise InputError(path, "type", f"expected {expected}, got {_json_type(value)}", got=_json_type(value))
@@ -386,6 +391,12 @@ def _entry_check_class(path: str, system: str, kind: str, check: Any) -> type:
     raise InputError(f"{path}.kind", "rule", f"a {system} entry cannot be a {kind}", value=kind)
 
 
+def roll_entry_check(entry: Mapping[str, Any]) -> Any:
+    """The check object of a log entry that passed :func:`validate_roll_entry` (to roll it again)."""
+    cls = _entry_check_class("entry", entry["system"], entry["kind"], entry["check"])
+    return cls.from_dict(entry["check"])
+
+
 def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:
     """One log entry checked field by field; its result must be the engine's roll of its check and seed."""
     data = _require_mapping(path, data)
@@ -467,6 +478,14 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
+class _LongNumber(str):
+    """A JSON number with more digits than any field takes, kept as its text (never converted)."""
+
+
+def _number(text: str) -> Any:
+    return int(text) if len(text) <= 40 else _LongNumber(text)
+
+
 def _reject_constant(name: str) -> Any:
     raise InputError("document", "format", f"{name} is not allowed in a document", value=name)
 
@@ -480,31 +499,67 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest in the JSON ``text``, counted without parsing it.
+
+    Brackets inside strings do not count; an unterminated string counts its
+    brackets (so a broken text can only look deeper, never shallower). Linear in
+    the length of ``text`` and never recursive: the check to make before any
+    parser (which may recurse per level, and under Pyodide runs out of the
+    JavaScript stack long before Python's recursion limit).
+    """
+    if text.count("[") + text.count("{") <= 1:
+        return text.count("[") + text.count("{")
+    return max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
+
+
+def read_json(text: Any, field: str, *, max_depth: int, max_length: int) -> Any:
+    """Small JSON from outside (a value in the address): size and nesting checked before parsing.
+
+    Numbers come out as their text (``"1e5"`` stays ``"1e5"``, 400 digits stay
+    digits), so a form gets exactly what was written. Raises :class:`InputError`
+    with ``field`` and nothing else.
+    """
+    if not isinstance(text, str):
+        raise InputError(field, "type", f"expected text, got {_json_type(text)}")
+    if len(text) > max_length:
+        raise InputError(field, "range", f"is too long: {len(text)} characters, at most {max_length}", high=max_length, value=len(text), kind="length")
+    depth = nesting_depth(text)
+    if depth > max_depth:
+        raise InputError(field, "range", f"is nested too deeply: {depth} levels, at most {max_depth}", high=max_depth, value=depth, kind="depth")
+    try:
+        return json.loads(text, parse_int=str, parse_float=str, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    except InputError as error:
+        raise InputError(field, error.code, error.message, **error.params) from None
+    except (ValueError, RecursionError) as error:
+        raise InputError(field, "format", f"is not readable JSON: {str(error)[:80]}") from None
+
+
 def parse_json(text: Any) -> Any:
     """Parse ``text`` (str or UTF-8 bytes) as strict JSON within the size and depth caps."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_DOCUMENT_BYTES:
-            raise InputError("document", "range", f"is too large: {len(text)} bytes, at most {MAX_DOCUMENT_BYTES}", high=MAX_DOCUMENT_BYTES, value=len(text))
+            raise InputError("document", "range", f"is too large: {len(text)} bytes, at most {MAX_DOCUMENT_BYTES}", high=MAX_DOCUMENT_BYTES, value=len(text), kind="size")
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise InputError("document", "format", "is not UTF-8 text") from None
+            raise InputError("document", "format", "is not UTF-8 text", kind="encoding") from None
     if not isinstance(text, str):
         raise InputError("document", "type", f"expected the document as text, got {type(text).__name__}")
     if len(text) > MAX_DOCUMENT_BYTES or (len(text) * 4 > MAX_DOCUMENT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES):
-        raise InputError("document", "range", f"is too large: at most {MAX_DOCUMENT_BYTES} bytes", high=MAX_DOCUMENT_BYTES)
+        raise InputError("document", "range", f"is too large: at most {MAX_DOCUMENT_BYTES} bytes", high=MAX_DOCUMENT_BYTES, kind="size")
     text = text.lstrip("\ufeff")
     if not text.strip():
-        raise InputError("document", "format", "is empty")
+        raise InputError("document", "format", "is empty", kind="empty")
     depth = 0
     if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be nested too deeply
-        depth = max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
+        depth = nesting_depth(text)
     if depth > MAX_DEPTH:
-        raise InputError("document", "range", f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}", high=MAX_DEPTH, value=depth)
+        raise InputError("document", "range", f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}", high=MAX_DEPTH, value=depth, kind="depth")
     try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+        return json.loads(text, parse_int=_number, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
-        raise InputError("document", "format", f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", line=error.lineno, column=error.colno) from None
+        raise InputError("document", "format", f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", line=error.lineno, column=error.colno, kind="syntax") from None
     except InputError:
         raise
     except (ValueError, RecursionError, OverflowError) as error:  # e.g. a number with too many digits

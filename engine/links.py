@@ -100,6 +100,7 @@ __all__ = [
     "CHECK_FIELDS",
     "LINK_KEY",
     "LEGACY_FIELDS",
+    "JOINERS",
     "LINK_VERSION",
     "MAX_CODE_BYTES",
     "MAX_CODE_LENGTH",
@@ -130,10 +131,12 @@ __all__ = [
     "find_gaps",
     "link_text",
     "link_url",
+    "refused_character",
     "reveal_code",
     "reveal_link",
     "session_roll_seed",
     "verify",
+    "without_refused",
 ]
 
 LINK_VERSION = 2
@@ -209,16 +212,34 @@ def _fail(field: str, message: str, code: str = "format", **params: Any) -> Inpu
     return InputError(field, code, message, **params)
 
 
+#: The format characters a name may hold: the zero-width joiner and non-joiner (emoji sequences
+#: such as 👩‍🚀, and scripts that need them) and the tag characters of subdivision flags.
+JOINERS = frozenset({"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+
+def refused_character(char: str) -> bool:
+    """Whether ``char`` may not be in a name, label or code: control, format (bar :data:`JOINERS`),
+    surrogate, private-use or unassigned characters. One rule for names everywhere: the form drops
+    them as they are typed (:func:`without_refused`), links, files and storage refuse them."""
+    return unicodedata.category(char).startswith("C") and char not in JOINERS
+
+
+def without_refused(text: str) -> str:
+    """``text`` without the characters :func:`refused_character` refuses (what a name field keeps)."""
+    return "".join(c for c in text if not refused_character(c)) if any(map(refused_character, text)) else text
+
+
 def clean_text(field: str, value: Any, max_length: int, max_bytes: int, *, required: bool = False) -> str:
-    """``value`` as link text: NFC, stripped, no control or format characters, within the limits."""
+    """``value`` as link text: NFC, stripped, no control or format characters (bar the joiners
+    of :data:`JOINERS`), within the limits."""
     if not isinstance(value, str):
-        raise InputError(field, "type", f"expected a text, got {type(value).__name__}", value=repr(value)[:40])
+        raise InputError(field, "type", f"expected a text, got {type(value).__name__}", value=repr(value)[:40], kind="text")
     text = unicodedata.normalize("NFC", value.strip())
     if required and not text:
-        raise InputError(field, "type", "must not be empty")
+        raise InputError(field, "type", "must not be empty", kind="text")
     for char in text:
-        if unicodedata.category(char).startswith("C"):
-            raise InputError(field, "type", f"contains a control character (U+{ord(char):04X})", value=f"U+{ord(char):04X}")
+        if refused_character(char):
+            raise InputError(field, "type", f"contains a control character (U+{ord(char):04X})", value=f"U+{ord(char):04X}", kind="character")
     if len(text) > max_length:
         raise InputError(field, "range", f"is at most {max_length} characters long, got {len(text)}", high=max_length, value=len(text))
     size = len(text.encode("utf-8"))

@@ -26,6 +26,8 @@ from engine import InputError
 from engine import links
 from engine.errors import check_int
 
+from .stored import BACKUP_PREFIX, keep_aside
+
 __all__ = [
     "MAX_SEEN",
     "Opened",
@@ -91,9 +93,11 @@ def read_session(text: Any) -> tuple[str, dict[str, int]]:
     """Validate the stored session (``{"code": text, "numbers": {"code\\0name": n}}``)."""
     if not isinstance(text, str) or len(text) > 100_000:
         raise InputError("session", "format", "the stored session is not readable text")
+    from engine.documents import parse_json
+
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text)  # nesting checked before parsing
+    except InputError:
         raise InputError("session", "format", "the stored session is not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("numbers", {}), dict):
         raise InputError("session", "format", "the stored session has the wrong shape")
@@ -236,48 +240,14 @@ class ShareModel(param.Parameterized):
 
 # -- stored data --------------------------------------------------------------------------------------
 
-#: Unreadable stored data is copied to ``kostka.backup.<time stamp>.<what>`` before the app starts clean.
-BACKUP_PREFIX = "kostka.backup."
-
-
-def keep_aside(values: dict[str, str], key: str, stamp: str) -> dict[str, str]:
-    """``values`` with the text under ``key`` copied to a backup key and ``key`` emptied (removed)."""
-    name = key[len("kostka."):] if key.startswith("kostka.") else key
-    backup = f"{BACKUP_PREFIX}{stamp}.{name}"
-    while backup in values:
-        backup += "+"
-    return {**values, backup: values.get(key, ""), key: ""}
-
-
 def load_stored(state: Any, session: SessionState, values: dict[str, str], stamp: str,
                 characters_key: str, session_key: str) -> tuple[dict[str, str], list[str]]:
-    """Apply the stored characters and session to ``state`` and ``session``.
+    """Apply the stored characters and session to ``state`` and ``session``
+    (:func:`webapp.stored.read_stored`). Returns the new storage values and the keys copied aside."""
+    from .stored import read_stored
 
-    Stored characters pass :func:`engine.documents.read_document` (leniently: a
-    half-typed field is not a reason to refuse the rest) before the app reads
-    them; the session passes :func:`read_session`. What cannot be read is kept
-    aside (:func:`keep_aside`) and the app starts clean. Returns the new
-    storage values and the keys that were kept aside.
-    """
-    from engine.documents import read_document
-
-    kept: list[str] = []
-    text = values.get(characters_key, "")
-    if text:
-        try:
-            read_document(text, kind="characters", lenient=True)
-            state.load_characters(text)
-        except InputError:
-            values = keep_aside(values, characters_key, stamp)
-            kept.append(characters_key)
-    text = values.get(session_key, "")
-    if text:
-        try:
-            session.load(text)
-        except InputError:
-            values = keep_aside(values, session_key, stamp)
-            kept.append(session_key)
-    return values, kept
+    read = read_stored(state, session, values, stamp, characters_key, session_key)
+    return read.values, read.kept + read.partial
 
 
 # -- files ----------------------------------------------------------------------------------------------

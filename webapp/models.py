@@ -12,7 +12,9 @@ roll goes through :class:`RollService` so a roll can be remade from
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -22,6 +24,7 @@ import engine
 from engine import InputError, RuleError, random_seed
 from engine import fate, gurps, one_ring
 from engine.errors import check_int
+from engine.links import without_refused
 
 from .i18n import N_
 from .links_model import SessionState
@@ -70,8 +73,10 @@ def _text(value: Any, default: str = "") -> str:
         return default
     if isinstance(value, bool):
         return default
-    if isinstance(value, (int, float)):
-        return str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, int):  # as many digits as it has (never through float: 400 digits overflow it)
+        return str(value)[:200] if value.bit_length() < 14_000 else default
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
     if isinstance(value, str):
         return value[:200]
     return default
@@ -92,6 +97,18 @@ class Form(param.Parameterized):
     FLAGS: ClassVar[tuple[str, ...]] = ()
 
     errors = param.Dict(default={}, doc="field -> InputError of the fields that do not parse")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        if "name_text" in self.param:
+            # One rule for names everywhere: what links, files and storage refuse is dropped as typed.
+            self.param.watch(self._clean_name, "name_text")
+            self._clean_name()
+
+    def _clean_name(self, *_: Any) -> None:
+        cleaned = without_refused(self.name_text)
+        if cleaned != self.name_text:
+            self.name_text = cleaned
 
     def parse(self) -> dict[str, Any]:
         """The parsed values of the fields that are valid; records the others in ``errors``."""
@@ -127,18 +144,32 @@ class Form(param.Parameterized):
 
     def load(self, data: Any) -> None:
         """Fill the form from a stored mapping, leniently (unknown keys are ignored)."""
-        if not isinstance(data, dict):
-            return
+        if isinstance(data, dict):
+            self.param.update(**self.updates_from(data))
+
+    @classmethod
+    def updates_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The form's parameters as :meth:`load` sets them from ``data`` (the one place it is decided)."""
         updates: dict[str, Any] = {}
         if "name" in data:
-            updates["name_text"] = _text(data.get("name"))[:MAX_NAME]
-        for name in self.BOUNDS:
+            updates["name_text"] = without_refused(_text(data.get("name"))[:MAX_NAME])
+        for name in cls.BOUNDS:
             if name in data:
                 updates[name] = _text(data[name])
-        for name in self.FLAGS:
+        for name in cls.FLAGS:
             if name in data:
                 updates[name] = _flag(data[name])
-        self.param.update(**updates)
+        return updates
+
+
+def _clean_row_names(form: param.Parameterized, rows: str) -> None:
+    """Drop refused characters from the names of a list of rows (GURPS skills, modifiers) as typed."""
+    items = getattr(form, rows)
+    if any(isinstance(r, dict) and isinstance(r.get("name"), str) and without_refused(r["name"]) != r["name"] for r in items):
+        setattr(form, rows, [
+            {**r, "name": without_refused(r["name"])} if isinstance(r, dict) and isinstance(r.get("name"), str) else r
+            for r in items
+        ])
 
 
 def _inputs(form: param.Parameterized) -> list[str]:
@@ -564,6 +595,8 @@ class GurpsCharacter(Form):
     def __init__(self, **params: Any) -> None:
         params.setdefault("skills", [{"name": "", "level": "10"}])
         super().__init__(**params)
+        self.param.watch(lambda e: _clean_row_names(self, "skills"), "skills")
+        _clean_row_names(self, "skills")
 
     def skill_level(self, index: int) -> int:
         """The level of skill ``index``; raises InputError naming the row."""
@@ -585,14 +618,16 @@ class GurpsCharacter(Form):
         out["skills"] = [{"name": s.get("name", ""), "level": s.get("level", "")} for s in self.skills]
         return out
 
-    def load(self, data: Any) -> None:
-        super().load(data)
-        if isinstance(data, dict) and isinstance(data.get("skills"), list):
-            self.skills = [
-                {"name": _text(s.get("name"))[:MAX_NAME], "level": _text(s.get("level"))}
+    @classmethod
+    def updates_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        updates = super().updates_from(data)
+        if isinstance(data.get("skills"), list):
+            updates["skills"] = [
+                {"name": without_refused(_text(s.get("name"))[:MAX_NAME]), "level": _text(s.get("level"))}
                 for s in data["skills"][:MAX_ROWS]
                 if isinstance(s, dict)
             ]
+        return updates
 
 
 class GurpsDesk(Form):
@@ -628,6 +663,7 @@ class GurpsDesk(Form):
         self.character = params.pop("character")
         self.roster = roster
         super().__init__(**params)
+        self.param.watch(lambda e: _clean_row_names(self, "modifiers"), "modifiers")
         self.character.param.watch(self._refresh, _inputs(self.character))
         self.param.watch(
             self._refresh,
@@ -881,16 +917,97 @@ class LogEntry:
         }
 
 
+#: The most rolls the log keeps (in the browser too); older ones are dropped first, with a note.
+MAX_KEPT_ROLLS = 500
+STORED_LOG_FORMAT = "kostka-stored-log"
+
+
 class RollLog(param.Parameterized):
-    """The session's rolls, newest last."""
+    """The session's rolls, newest last, at most :data:`MAX_KEPT_ROLLS` (the oldest dropped first)."""
 
     entries = param.List(default=[], item_type=LogEntry)
+    dropped = param.Integer(default=0, bounds=(0, None), doc="How many of the oldest rolls were dropped to keep the log short")
+    cleared = param.Parameter(default=None, doc="(entries, dropped) as they were before the last Clear, for Undo")
 
     def add(self, entry: LogEntry) -> None:
-        self.entries = [*self.entries, entry]
+        self._keep([*self.entries, entry], self.dropped)
+
+    def _keep(self, entries: list[LogEntry], dropped: int) -> None:
+        over = max(0, len(entries) - MAX_KEPT_ROLLS)
+        self.param.update(entries=entries[over:], dropped=dropped + over)
 
     def clear(self) -> None:
-        self.entries = []
+        """Empty the log; :meth:`undo_clear` brings it back."""
+        if self.entries or self.dropped:
+            self.cleared = (list(self.entries), self.dropped)
+        self.param.update(entries=[], dropped=0)
+
+    def undo_clear(self) -> None:
+        """Bring back the rolls of the last Clear, before any rolled since."""
+        if self.cleared is None:
+            return
+        entries, dropped = self.cleared
+        self.cleared = None
+        self._keep([*entries, *self.entries], dropped + self.dropped)
+
+    def to_storage(self) -> str:
+        """The log as the browser keeps it: every roll with its seed (a secret's too: it is this
+        device's own) and its session number. Fight steps are not kept."""
+        rolls = []
+        for entry in self.entries:
+            if entry.kind not in ("roll", "contest"):
+                continue
+            item: dict[str, Any] = {"entry": {**entry.to_dict(), "seed": entry.seed}}
+            if entry.session_code:
+                item["session"] = [entry.session_code, entry.session_number]
+            rolls.append(item)
+        return json.dumps({"format": STORED_LOG_FORMAT, "dropped": self.dropped, "rolls": rolls},
+                          ensure_ascii=False, separators=(",", ":"))
+
+    def load_storage(self, text: str) -> bool:
+        """Restore the log from :meth:`to_storage`'s text; True when every roll was read.
+
+        Each roll is checked like an imported log's (its result must be the engine's roll of its
+        check and seed); one that is not is left out. Raises InputError (nothing changed) when the
+        text is not a stored log at all.
+        """
+        from engine.documents import parse_json, roll_entry_check, validate_roll_entry
+
+        data = parse_json(text)  # size and nesting checked before parsing
+        if not isinstance(data, dict) or data.get("format") != STORED_LOG_FORMAT or not isinstance(data.get("rolls"), list):
+            raise InputError("log", "format", "not a stored roll log")
+        whole = True
+        try:
+            dropped = check_int("log.dropped", data.get("dropped", 0), 0, 10**9)
+        except InputError:
+            dropped, whole = 0, False
+        entries: list[LogEntry] = []
+        for item in data["rolls"]:
+            try:
+                if not isinstance(item, dict) or set(item) - {"entry", "session"}:
+                    raise InputError("log.rolls", "format", "not a stored roll")
+                roll = validate_roll_entry(item.get("entry"), "log.rolls")
+                if "seed" not in roll:
+                    raise InputError("log.rolls", "format", "a stored roll keeps its seed")
+                code = number = None
+                if "session" in item:
+                    session = item["session"]
+                    if not isinstance(session, list) or len(session) != 2:
+                        raise InputError("log.rolls", "format", "not a session number")
+                    code = engine.links.clean_text("session", session[0], engine.links.MAX_CODE_LENGTH, engine.links.MAX_CODE_BYTES, required=True)
+                    number = check_int("session", session[1], 1, engine.links.MAX_NUMBER)
+                check = roll_entry_check(roll)
+                entries.append(LogEntry(
+                    number=roll["number"], time=roll["time"], system=roll["system"], character=roll["character"],
+                    ability=roll["ability"], check=check, seed=roll["seed"], roll=engine.roll_check(check, roll["seed"]),
+                    secret=roll["secret"], revealed=roll["revealed"], kind=roll["kind"], extra=roll.get("extra", {}),
+                    session_code=code, session_number=number,
+                ))
+            except InputError:
+                whole = False
+        self.cleared = None
+        self._keep(entries, dropped)
+        return whole and len(entries) == len(data["rolls"])
 
     def reveal(self, number: int) -> None:
         for entry in self.entries:
@@ -925,6 +1042,13 @@ class RollService(param.Parameterized):
         params.setdefault("log", RollLog())
         params.setdefault("session", SessionState())
         super().__init__(**params)
+        # rolls restored from the browser keep their numbers: new ones follow them
+        self.log.param.watch(lambda e: self._follow(), "entries")
+
+    def _follow(self) -> None:
+        top = max((e.number for e in self.log.entries), default=0)
+        if top > self.counter:
+            self.counter = top
 
     def next_seed(self, seed: int | None) -> int:
         return random_seed() if seed is None else seed
@@ -987,6 +1111,7 @@ class Roster(param.Parameterized):
 
     characters = param.List(default=[])
     current = param.Integer(default=0, bounds=(0, None))
+    removed = param.Parameter(default=None, doc="(index, character) of the last deleted character, for Undo")
 
     def __init__(self, form: Form, **params: Any) -> None:
         super().__init__(**params)
@@ -1018,7 +1143,9 @@ class Roster(param.Parameterized):
         self.select(len(self.characters) - 1)
 
     def remove(self) -> None:
+        """Delete the character on the form; :meth:`undo_remove` brings it back."""
         chars = list(self.characters)
+        self.removed = (self.current, dict(chars[self.current]) if self.current < len(chars) else {})
         if len(chars) <= 1:
             chars = [type(self.form)().to_dict()]
         else:
@@ -1026,6 +1153,20 @@ class Roster(param.Parameterized):
         self.characters = chars
         self.current = min(self.current, len(chars) - 1)
         self.select(self.current)
+
+    def undo_remove(self) -> None:
+        """Put the last deleted character back where it was, and on the form."""
+        if self.removed is None:
+            return
+        index, char = self.removed
+        self.removed = None
+        chars = list(self.characters)
+        if len(chars) == 1 and _as_form(type(self.form), chars[0]) == type(self.form)().to_dict():
+            chars = []  # the blank character that took the place of the only one
+        index = min(index, len(chars))
+        chars.insert(index, char)
+        self.characters = chars[:MAX_ROWS]
+        self.select(min(index, len(self.characters) - 1))
 
     def to_dict(self) -> dict[str, Any]:
         return {"current": self.current, "characters": list(self.characters)}
@@ -1041,12 +1182,34 @@ class Roster(param.Parameterized):
         self.select(current if isinstance(current, int) and 0 <= current < len(chars) else 0)
 
     def import_characters(self, chars: list[dict[str, Any]]) -> int:
-        """Append imported characters; returns how many were added."""
-        good = [c for c in chars if isinstance(c, dict)][: MAX_ROWS - len(self.characters)]
-        if good:
-            self.characters = [*self.characters, *good]
+        """Add imported characters; returns how many were added.
+
+        Blank characters (as a new one starts) and characters already in the roster are not
+        added again; the roster's only character, while still blank, makes way for them. A name
+        already in use gets a number ("Tilda (2)"), so no character hides another.
+        """
+        form_class = type(self.form)
+        fresh = form_class().to_dict()
+        existing = list(self.characters)
+        known = [_as_form(form_class, c) for c in existing]
+        incoming = [_as_form(form_class, c) if isinstance(c, dict) else None for c in chars]
+        if len(existing) == 1 and known[0] == fresh and fresh not in incoming:
+            existing, known = [], []
+        taken = [str(c.get("name") or "") for c in existing]
+        added: list[dict[str, Any]] = []
+        for char, shown in zip(chars, incoming):
+            if shown is None or len(existing) + len(added) >= MAX_ROWS:
+                continue
+            if shown == fresh or shown in known:
+                continue
+            name = name_beside(shown.get("name", ""), taken)
+            taken.append(name)
+            known.append(shown)
+            added.append({**char, "name": name})
+        if added:
+            self.characters = [*existing, *added]
             self.select(len(self.characters) - 1)
-        return len(good)
+        return len(added)
 
 
 class AppState(param.Parameterized):
@@ -1176,13 +1339,16 @@ class AppState(param.Parameterized):
         query.update({f"r_{k}": v for k, v in desk.url_state().items() if v != ""})
         return query
 
-    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> None:
-        """Restore the screen from query parameters (lenient: bad values stay as text to correct).
+    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> list[tuple[str, dict[str, Any]]]:
+        """Restore the screen from an address read by :func:`webapp.address.read_address` (text
+        values; bad values stay as text to correct). Returns notes for the page (msgid, params).
 
-        With ``keep_stored`` (stored characters are already loaded), a character
-        from the link whose name differs from the one on the form is added as a
-        new character instead of replacing the stored one.
+        With ``keep_stored`` (stored characters are already loaded), the address's character never
+        replaces a stored one: it selects the stored character it is the same as, fills in the
+        roster's only character while that is still untouched, or else is added as a new character
+        (a name already in use gets a number: "Tilda (2)") and a note says so.
         """
+        notes: list[tuple[str, dict[str, Any]]] = []
         system = query.get("sys")
         if system in SYSTEMS:
             self.system = system
@@ -1192,11 +1358,6 @@ class AppState(param.Parameterized):
             if key in ("sys", "lang", "theme") or key.startswith("r_"):
                 continue
             if key == "skills":
-                if isinstance(value, str):
-                    try:
-                        value = json.loads(value)
-                    except ValueError:
-                        continue
                 data["skills"] = value if isinstance(value, list) else []
             elif key == "fav":
                 for skill in str(value).split(","):
@@ -1204,20 +1365,77 @@ class AppState(param.Parameterized):
             else:
                 data[key] = value
         if data:
-            roster = self.rosters[self.system]
-            name = _text(data.get("name"))[:MAX_NAME]
-            fresh = type(desk.character)().to_dict()
-            if keep_stored and name != desk.character.name_text and desk.character.to_dict() != fresh:
-                roster.add()
             if self.system == "one-ring":
                 for skill in OR_SKILLS:
                     data.setdefault(f"fav_{skill}", False)
                 for flag in ("weary", "miserable", "inspired"):
                     data.setdefault(flag, False)
                 data.setdefault("weary_auto", False)
-            desk.character.load(data)
+            roster = self.rosters[self.system]
+            form_class = type(desk.character)
+            incoming = _as_form(form_class, data)
+            fresh = form_class().to_dict()
+            same = [i for i, c in enumerate(roster.characters) if _same_character(_as_form(form_class, c), incoming)] if keep_stored else []
+            if same:
+                roster.select(same[0])
+            elif not keep_stored or (len(roster.characters) == 1 and _as_form(form_class, roster.characters[0]) == fresh):
+                desk.character.load(data)
+            elif len(roster.characters) >= MAX_ROWS:
+                notes.append((N_("The character from the address was not added: {n} characters is the most a system keeps."), {"n": MAX_ROWS}))
+            else:
+                name = name_beside(incoming.get("name", ""), roster.names())
+                roster.add()
+                desk.character.load({**data, "name": name})
+                if name:
+                    notes.append((N_("The character from the address was added as a new character: {name}"), {"name": name}))
+                else:
+                    notes.append((N_("The character from the address was added as a new character: Character {n}"),
+                                  {"n": len(roster.characters)}))
         roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
         _apply_desk_url(desk, roll_inputs)
+        return notes
+
+
+def _as_form(form_class: type, data: Any) -> dict[str, Any]:
+    """``data`` (a stored character or the address's) as a new form would hold it once loaded."""
+    out = json.loads(_blank(form_class))
+    if isinstance(data, dict):
+        for key, value in form_class.updates_from(data).items():
+            out["name" if key == "name_text" else key] = value
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _blank(form_class: type) -> str:
+    """A new form's values (as JSON text, so that each use gets its own copy)."""
+    return json.dumps(form_class().to_dict())
+
+
+def _same_character(stored: dict[str, Any], incoming: dict[str, Any]) -> bool:
+    """Whether ``incoming`` is ``stored``: the same values, and the same name or the name it was
+    given beside a namesake ("Tilda (2)" for a "Tilda" opened again)."""
+    if stored == incoming:
+        return True
+    name, other = str(incoming.get("name", "")), str(stored.get("name", ""))
+    match = re.fullmatch(r"(.*) \((\d+)\)", other)
+    if not name or match is None:
+        return False
+    stem = match.group(1)
+    # the stem is the name, or the name cut short to make room for the number
+    return (stem == name or (name.startswith(stem) and len(other) >= MAX_NAME - 1)) and {**stored, "name": name} == incoming
+
+
+def name_beside(name: str, taken: list[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… when already in ``taken`` (an empty name stays empty)."""
+    if not name or name not in taken:
+        return name
+    n = 2
+    while True:
+        suffix = f" ({n})"
+        candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        if candidate not in taken:
+            return candidate
+        n += 1
 
 
 def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
@@ -1236,17 +1454,12 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):
         skill = values.get("skill")
-        if isinstance(skill, (int, str)) and str(skill).isdigit() and int(skill) < max(1, len(desk.character.skills)):
+        if isinstance(skill, str) and skill.isascii() and skill.isdigit() and len(skill) < 4 and int(skill) < max(1, len(desk.character.skills)):
             updates["skill_index"] = int(skill)
             updates["target"] = "skill"
         elif skill in (*GURPS_ROLLS, *GURPS_DEFENCES):
             updates["target"] = skill
         mods = values.get("mods")
-        if isinstance(mods, str):
-            try:
-                mods = json.loads(mods)
-            except ValueError:
-                mods = None
         if isinstance(mods, list):
             updates["modifiers"] = [
                 {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value"))}

@@ -118,7 +118,7 @@ def test_monsters_are_stored_and_imported_with_the_characters(app, desk):
     assert fresh.monsters.form.life == "7"
     merged = AppState()
     merged.load_characters(text, merge=True)
-    assert merged.monsters.names() == ["Wolf", "Wolf", "Wolf 2"]
+    assert merged.monsters.names() == ["Wolf", "Wolf 2"]  # the Wolf already here is not added twice
     old = AppState()  # a file written before monsters existed still loads
     old.load_characters(json.dumps({k: v for k, v in data.items() if k != "monsters"}))
     assert old.monsters.names() == ["Wolf"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from urllib.parse import urlencode
 
 import pytest
 
 import engine
 from engine import fate, gurps, one_ring
+from webapp.address import read_address
 from webapp.models import AppState, FateDesk, GurpsDesk, OneRingDesk, Roster, parse_int
 
 
@@ -270,8 +272,8 @@ def test_import_adds_characters_and_refuses_other_files():
     source = AppState()
     source.fate.character.name_text = "Imported"
     count = app.load_characters(source.characters_json(), merge=True)
-    assert count == 3
-    assert app.rosters["fate"].names() == ["", "Imported"]
+    assert count == 1  # the blank characters of the other systems are not characters to import
+    assert app.rosters["fate"].names() == ["Imported"]  # and the blank one here made way
     for bad in ("not json", "[]", json.dumps({"format": "other"}), json.dumps({"format": "kostka-characters"})):
         with pytest.raises(engine.InputError) as info:
             app.load_characters(bad)
@@ -308,8 +310,8 @@ def test_the_url_reproduces_the_screen(system):
         app.fate.difficulty = "-1"
         app.fate.favour_spend = "1"
     query = app.url_state()
-    # as it comes back from a URL: the query parser turns digits into ints
-    parsed = {k: (int(v) if v.isdigit() else v) for k, v in query.items()}
+    # as it comes back from the address, read as text
+    parsed = read_address("?" + urlencode(query)).query
     other = AppState()
     other.apply_url(parsed)
     assert other.system == system
@@ -319,7 +321,7 @@ def test_the_url_reproduces_the_screen(system):
 
 def test_a_link_with_bad_values_keeps_them_as_text_to_correct():
     app = AppState()
-    app.apply_url({"sys": "one-ring", "awareness": "lots", "r_ability": "awareness", "r_bonus_dice": 99})
+    app.apply_url({"sys": "one-ring", "awareness": "lots", "r_ability": "awareness", "r_bonus_dice": "99"})
     assert app.one_ring.character.awareness == "lots"
     assert app.one_ring.check is None
     assert app.one_ring.errors["bonus_dice"].code == "range"
@@ -328,11 +330,14 @@ def test_a_link_with_bad_values_keeps_them_as_text_to_correct():
 def test_a_link_character_is_added_beside_stored_ones():
     app = AppState()
     app.fate.character.name_text = "Stored"
-    app.apply_url({"sys": "fate", "name": "From link", "skill": 9}, keep_stored=True)
+    app.apply_url({"sys": "fate", "name": "From link", "skill": "9"}, keep_stored=True)
     assert app.rosters["fate"].names() == ["Stored", "From link"]
-    app.apply_url({"sys": "fate", "name": "From link", "skill": 10}, keep_stored=True)
-    assert app.rosters["fate"].names() == ["Stored", "From link"]
+    # the same name with other values never overwrites: a new character with a number
+    notes = app.apply_url({"sys": "fate", "name": "From link", "skill": "10"}, keep_stored=True)
+    assert app.rosters["fate"].names() == ["Stored", "From link", "From link (2)"]
+    assert app.rosters["fate"].characters[1]["skill"] == "9"
     assert app.fate.character.skill == "10"
+    assert notes == [("The character from the address was added as a new character: {name}", {"name": "From link (2)"})]
 
 
 def test_log_exports_json():

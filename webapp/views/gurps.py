@@ -291,10 +291,18 @@ class GurpsView(pn.viewable.Viewer):
         return f"{name} ({item.get('level', '')})"
 
     def _skill_options(self, *_: Any) -> None:
-        options: dict[str, Any] = {self._skill_label(i, s): i for i, s in enumerate(self.char.skills)}
+        options: dict[str, Any] = {}
+        for i, s in enumerate(self.char.skills):
+            label = self._skill_label(i, s)
+            while label in options:  # rows alike keep an option each (one option for two rows loops)
+                label += " ·"
+            options[label] = i
         for key in (*GURPS_ROLLS, *GURPS_DEFENCES):
             label = f"{self.tr(GURPS_LABELS[key])} ({getattr(self.char, key)})"
-            options[label + (f" — {self.tr(N_('Defence roll'))}" if key in GURPS_DEFENCES else "")] = key
+            label += f" — {self.tr(N_('Defence roll'))}" if key in GURPS_DEFENCES else ""
+            while label in options:
+                label += " ·"
+            options[label] = key
         index = self.desk.skill_index if self.desk.skill_index < len(self.char.skills) else 0
         value = self.desk.target if self.desk.target != "skill" else index
         if self.skill.options != options:
@@ -314,6 +322,8 @@ class GurpsView(pn.viewable.Viewer):
             who = char.get("name") or self.tr(N_("Character {n}"), n=ci + 1)
             for si, skill in enumerate(char.get("skills") or []):
                 label = f"{who}: {self._skill_label(si, skill)}"
+                while label in options:
+                    label += " ·"
                 options[label] = f"{ci}:{si}"
         self.opponent.options = options
         self.opponent.value = self.desk.opponent if self.desk.opponent in options.values() else "number"

@@ -16,12 +16,16 @@ from urllib.parse import urlencode
 import panel as pn
 
 from engine import InputError
+from engine.documents import parse_json
 from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
-from ..models import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
-from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
+from ..address import read_address
 from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
+from ..links_model import ShareModel, export_characters, export_log, import_characters
+from ..messages import address_problem_text, document_error_text, storage_messages
+from ..models import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS, MAX_KEPT_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
+from ..stored import read_stored
 from ..storage import BrowserStore
 from .common import Binder, alert_html, button, html_pane, select
 from .fate import describe_fate_roll
@@ -38,8 +42,8 @@ KEY_THEME = "kostka.theme"
 KEY_CHARACTERS = "kostka.characters"
 KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
 KEY_SESSION = "kostka.session"
+KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
-MAX_IMPORT_BYTES = 1_000_000
 #: GURPS rolls off the sheet whose log name is a label to translate (Will, Per, Dodge, Parry, Block).
 GURPS_SHEET_ROLLS = frozenset(GURPS_LABELS[k] for k in (*GURPS_ROLLS, *GURPS_DEFENCES))
 
@@ -129,6 +133,18 @@ def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, st
     return rows
 
 
+def quiet_location(location: Any) -> None:
+    """Stop Panel's location from parsing every change of the address for parameters synced to it
+    (``Location._update_synced`` runs ``query_params``: int(), float(), json.loads and
+    ast.literal_eval on every value, unbounded). The app syncs nothing and reads the address itself."""
+    if getattr(location, "_synced", None):
+        return
+    for watchers in location.param.watchers.values():
+        for watcher in list(watchers.get("value", [])):
+            if getattr(watcher.fn, "__func__", None) is type(location)._update_synced and watcher.fn.__self__ is location:
+                location.param.unwatch(watcher)
+
+
 class KostkaApp(pn.viewable.Viewer):
     """The whole page for one browser session."""
 
@@ -140,6 +156,7 @@ class KostkaApp(pn.viewable.Viewer):
         tr = self.tr
         self._url_applied = False
         self._stored_loaded = False
+        self._reading_store = False
         self._query: dict[str, Any] = {}
         self._written = ""
         self._watching_location = False
@@ -147,7 +164,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._pending_store = False
         self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION], height=0, width=0, margin=0)
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG], height=0, width=0, margin=0)
         self.share = ShareModel(session=self.state.rolls.session)
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
@@ -179,7 +196,12 @@ class KostkaApp(pn.viewable.Viewer):
         new.on_click(lambda e: self.roster.add())
         delete = button("", width=170)
         binder.text(delete, "name", N_("Delete character"))
-        delete.on_click(lambda e: self.roster.remove())
+        delete.on_click(lambda e: self._delete_character())
+        self.undo_delete = button("", width=230, visible=False)
+        binder.text(self.undo_delete, "name", N_("Bring the character back"))
+        self.undo_delete.on_click(lambda e: self._undo_delete())
+        self.delete_note = html_pane("")
+        self._undo_roster: Any = None
         self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
@@ -189,10 +211,12 @@ class KostkaApp(pn.viewable.Viewer):
         binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>'))
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
+        self.address_message = html_pane("")
         chars_bar = pn.Column(
             pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
                        flex_wrap="wrap", align_items="flex-end"),
-            self.import_message, self.storage_message, sizing_mode="stretch_width",
+            pn.Row(self.delete_note, self.undo_delete), self.import_message, self.storage_message, self.address_message,
+            sizing_mode="stretch_width",
         )
         for roster in self.state.rosters.values():
             roster.param.watch(self._roster_changed, ["characters", "current"])
@@ -210,13 +234,19 @@ class KostkaApp(pn.viewable.Viewer):
         self.log_table = html_pane("")
         clear = button("", width=160)
         binder.text(clear, "name", N_("Clear the log"))
-        clear.on_click(lambda e: self.state.rolls.log.clear())
+        clear.on_click(lambda e: self._clear_log())
+        self.undo_clear = button("", width=200, visible=False)
+        binder.text(self.undo_clear, "name", N_("Bring the log back"))
+        self.undo_clear.on_click(lambda e: self._undo_clear())
+        self.clear_note = html_pane("")
         self.export_log = pn.widgets.FileDownload(callback=self._log_file, filename="kostka-log.json", button_type="default",
                                                   height=48, width=200, embed=False)
         binder.text(self.export_log, "label", N_("Export the log"))
-        self.state.rolls.log.param.watch(self._show_log, "entries")
+        self.state.rolls.log.param.watch(self._show_log, ["entries", "dropped"])
+        self.state.rolls.log.param.watch(lambda *_: self._save_log(), ["entries", "dropped"])
         binder.on_lang(self._show_log)
-        log = pn.Column(log_title, pn.Row(clear, self.export_log), self.log_table, sizing_mode="stretch_width")
+        log = pn.Column(log_title, pn.Row(clear, self.export_log, self.clear_note, self.undo_clear), self.log_table,
+                        sizing_mode="stretch_width")
 
         # -- share links ------------------------------------------------------------------------
         self.link_panel = LinkPanel(self.state, self.share, binder)
@@ -231,6 +261,7 @@ class KostkaApp(pn.viewable.Viewer):
         )
         self._watch_inputs()
         if pn.state.location is not None:  # a link pasted over the address, or an address known late
+            quiet_location(pn.state.location)
             pn.state.location.param.watch(lambda *_: self.open_address_link() if self._doc_ready else None, ["hash", "search"])
         self.share.param.watch(self._link_closed, "opened")
 
@@ -295,8 +326,16 @@ class KostkaApp(pn.viewable.Viewer):
             if not self.store.ready:
                 self.store.ready = True
             return
+        if self._reading_store:
+            return  # the copies aside written back below report here too
+        self._reading_store = True
+        try:
+            self._read_store()
+        finally:
+            self._reading_store = False
+
+    def _read_store(self) -> None:
         values = self.store.values
-        self._stored_loaded = True
         if not self._url_applied:  # the page is drawn, so the address is known by now
             self.apply_url()
         lang = values.get(KEY_LANG, "")
@@ -304,22 +343,21 @@ class KostkaApp(pn.viewable.Viewer):
             self.tr.lang = normalise_language(lang)
         if values.get(KEY_THEME) == "dark":
             self.theme.value = True
-        # Never wipe unreadable data silently: keep a copy aside, say so, start clean.
+        # Never wipe unreadable data silently: keep a copy aside, say so, load what can be read.
         stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-        checked, kept = load_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION)
-        if kept:
-            self.store.values = {**self.store.values, **{k: v for k, v in checked.items() if k not in values or k in kept}}
-            messages = []
-            if KEY_CHARACTERS in kept:
-                messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))
-            if KEY_SESSION in kept:
-                messages.append(N_("The stored session code could not be read; a copy was kept aside."))
+        read = read_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        if read.values != values:  # the copies aside reach the browser before anything is saved over them
+            self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
+        self._stored_loaded = True
+        messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        if messages:
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
         if self._url_applied:
-            self.state.apply_url(self._query, keep_stored=True)
+            self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
+        self._save_log()
         self.store.ready = True
 
     def _save_session(self) -> None:
@@ -343,6 +381,44 @@ class KostkaApp(pn.viewable.Viewer):
         if self.store.values.get(KEY_CHARACTERS) != text:
             self.store.values = {**self.store.values, KEY_CHARACTERS: text}
 
+    def _save_log(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = self.state.rolls.log.to_storage()
+        if self.store.values.get(KEY_LOG, "") != text:
+            self.store.values = {**self.store.values, KEY_LOG: text}
+
+    # -- delete and clear, with undo ---------------------------------------------------------------
+    def _delete_character(self) -> None:
+        roster = self.roster
+        index = roster.current
+        name = roster.names()[index] if index < len(roster.characters) else ""
+        roster.remove()
+        self._undo_roster = roster
+        shown = name or self.tr(N_("Character {n}"), n=index + 1)
+        self.delete_note.object = f'<div class="readout" role="status" data-testid="delete-note">{escape(self.tr(N_("Deleted: {name}."), name=shown))}</div>'
+        self.undo_delete.visible = True
+
+    def _undo_delete(self) -> None:
+        if self._undo_roster is not None:
+            self._undo_roster.undo_remove()
+        self._undo_roster = None
+        self.delete_note.object = ""
+        self.undo_delete.visible = False
+
+    def _clear_log(self) -> None:
+        log = self.state.rolls.log
+        if not log.entries:
+            return
+        log.clear()
+        self.clear_note.object = f'<div class="readout" role="status" data-testid="clear-note">{escape(self.tr(N_("The log was cleared.")))}</div>'
+        self.undo_clear.visible = True
+
+    def _undo_clear(self) -> None:
+        self.state.rolls.log.undo_clear()
+        self.clear_note.object = ""
+        self.undo_clear.visible = False
+
     def _lang_changed(self, *_: Any) -> None:
         if self._stored_loaded and self.store.values.get(KEY_LANG) != self.tr.lang:
             self.store.values = {**self.store.values, KEY_LANG: self.tr.lang}
@@ -364,19 +440,21 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _import(self, event: Any) -> None:
         data = event.new
-        if not data:
+        if data is None:
             return
         try:
-            if len(data) > MAX_IMPORT_BYTES:
-                raise InputError("characters", "format", "file too large")
             if is_gcs(self.import_chars.filename, data):
                 self._import_gcs(bytes(data))
                 return
             count = import_characters(self.state, bytes(data))
-            self.import_message.object = f'<div class="readout">{escape(self.tr(N_("Imported characters: {n}"), n=count))}</div>'
+            text = self.tr(N_("Imported characters: {n}"), n=count)  # a label and its number: right for every count
+            self.import_message.object = f'<div class="readout" role="status" data-testid="import-message">{escape(text)}</div>'
         except InputError as error:
-            where = f"{error.field}: " if error.field not in ("characters", "document") else ""
-            self.import_message.object = alert_html(where + error_text(self.tr, error))
+            try:
+                parsed = parse_json(bytes(data))
+            except InputError:
+                parsed = None
+            self.import_message.object = alert_html(document_error_text(self.tr, error, parsed))
 
     def _import_gcs(self, data: bytes) -> None:
         try:
@@ -390,13 +468,18 @@ class KostkaApp(pn.viewable.Viewer):
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
         tr = self.tr
-        rows = log_rows(tr, self.state.rolls.log.entries)
+        log = self.state.rolls.log
+        rows = log_rows(tr, log.entries)
+        dropped = ""
+        if log.dropped:
+            dropped = (f'<div class="note" data-testid="log-dropped">'
+                       f'{escape(tr(N_("Older rolls dropped to keep the log short: {n} (it keeps the last {max})."), n=log.dropped, max=MAX_KEPT_ROLLS))}</div>')
         if not rows:
             self.log_table.object = f'<div class="muted" data-testid="log">{escape(tr(N_("No rolls yet.")))}</div>'
             return
         head = "".join(f"<th>{escape(tr(h))}</th>" for h in (N_("Time"), N_("Character"), N_("Inputs"), N_("Result")))
         body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-        self.log_table.object = f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        self.log_table.object = dropped + f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     # -- URL ---------------------------------------------------------------------------------------
     def _watch_inputs(self) -> None:
@@ -410,24 +493,42 @@ class KostkaApp(pn.viewable.Viewer):
             char.param.watch(lambda *e: self._update_url(), [p for p in char.param if p not in ("name", "errors")])
 
     def apply_url(self) -> None:
-        """Restore the screen from the page's query string (called once the page has loaded)."""
+        """Restore the screen from the page's query string (called once the page has loaded).
+
+        The address is read from its raw text by :func:`webapp.address.read_address`, never through
+        Panel's ``query_params`` (which turns values into numbers and parses JSON without bounds).
+        """
         location = pn.state.location
         if location is not None and not self._watching_location:
             # In the browser build the address reaches Python only after the first render.
             self._watching_location = True
+            quiet_location(location)
             location.param.watch(lambda *_: self.apply_url() if self._doc_ready else None, ["search", "href"])
         if location is not None and not (location.href or location.search):
             return  # the address is not known yet
         self.open_address_link()
-        query = dict(location.query_params) if location is not None else {}
-        if self._url_applied and (query == self._query or location.search == self._written):
+        search = (location.search or "") if location is not None else ""
+        address = read_address(search)
+        query = address.query
+        if self._url_applied and (query == self._query or search == self._written):
             return  # already applied before the first render, or our own rewrite of the address
         self._query = query
         if "lang" in self._query:
             self.tr.lang = normalise_language(self._query["lang"])
-        self.state.apply_url(self._query, keep_stored=self._stored_loaded)
+        notes = self.state.apply_url(self._query, keep_stored=self._stored_loaded)
         self._url_applied = True
+        self._show_address_notes(address.problems, notes)
         self._update_url()
+
+    def _show_address_notes(self, problems: Any, notes: list[tuple[str, dict[str, Any]]]) -> None:
+        """Say what could not be read from the address, and what was done with its character."""
+        if problems:
+            self._address_problems = [address_problem_text(self.tr, p) for p in problems]
+        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(t)}</div>'
+                 for t in getattr(self, "_address_problems", [])]
+        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(self.tr(m, **p))}</div>' for m, p in notes]
+        if parts or not getattr(self, "_address_problems", None):
+            self.address_message.object = "".join(parts)
 
     def open_address_link(self) -> None:
         """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""

@@ -1,0 +1,249 @@
+"""Odd and hostile input on the built static site (Pyodide in Chromium): the address, browser
+storage and names. Stored characters are never lost, the Python runtime never dies, and what
+could not be read is said on the page."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+from webapp.models import AppState  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
+STEP_TIMEOUT = 60_000
+READY = "html[data-kostka=ready]"
+ASTRONAUT = "\U0001F469\u200d\U0001F680"
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    try:
+        if not build.is_up_to_date():
+            build.build()
+    except build.BuildError as exc:
+        pytest.fail(f"python build.py failed: {exc}")
+    httpd = build.make_server(0, build.SITE)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def stored_characters() -> str:
+    """Three systems' characters as the app stores them: Tilda (Lore 4), Gunnar, Vera."""
+    app = AppState()
+    app.one_ring.character.param.update(name_text="Tilda", lore="4")
+    app.gurps.character.param.update(name_text="Gunnar", skills=[{"name": "Guns", "level": "13"}])
+    app.fate.character.param.update(name_text="Vera", skill="8")
+    return app.characters_json()
+
+
+def seeded(browser: Browser, values: dict[str, str]):
+    """A context whose storage holds ``values`` when its first page opens (not again on a reload)."""
+    context = browser.new_context()
+    context.add_init_script(
+        "if (!window.sessionStorage.getItem('seeded')) {"
+        f" for (const [k, v] of Object.entries({json.dumps(values)})) window.localStorage.setItem(k, v);"
+        " window.sessionStorage.setItem('seeded', '1'); }"
+    )
+    return context
+
+
+def open_app(page: Page, url: str, errors: list[str] | None = None) -> None:
+    if errors is not None:
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached",
+                           timeout=START_TIMEOUT)
+    assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
+    page.set_default_timeout(STEP_TIMEOUT)
+    page.wait_for_selector(READY, state="attached")
+
+
+def storage(page: Page) -> dict[str, str]:
+    return page.evaluate("() => Object.fromEntries(Object.entries(window.localStorage))")
+
+
+def names_of(page: Page) -> list[str]:
+    return page.locator("select").first.evaluate("s => Array.from(s.options).map(o => o.text)")
+
+
+def stored_names(page: Page) -> dict[str, list[str]]:
+    data = json.loads(storage(page).get("kostka.characters", "{}") or "{}")
+    return {s: [c.get("name") for c in r["characters"]] for s, r in data.get("systems", {}).items()}
+
+
+def alive(page: Page) -> None:
+    """The Python runtime still answers: a roll of the stored One Ring character is made and shown."""
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    page.get_by_label("Character").select_option(label="Tilda")
+    expect(page.get_by_label("Name").first).to_have_value("Tilda", timeout=STEP_TIMEOUT)
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    expect(page.get_by_test_id("roll-result").first).to_be_visible(timeout=STEP_TIMEOUT)
+
+
+ODD_ADDRESSES = [
+    "?lang=en&sys=fate&skill=%C2%B2",
+    "?lang=en&sys=fate&skill=" + "9" * 400,
+    "?lang=en&sys=fate&skill=" + "9" * 5000,
+    "?lang=en&sys=gurps&skills=" + quote('[{"name":"a","level":' + "9" * 400 + "}]"),
+    "?lang=en&x=" + "[" * 4000,
+]
+
+
+def test_odd_addresses_never_cost_the_stored_characters_or_the_runtime(browser: Browser, site_url: str):
+    stored = stored_characters()
+    context = seeded(browser, {"kostka.characters": stored})
+    page = context.new_page()
+    errors: list[str] = []
+    for search in ODD_ADDRESSES:
+        open_app(page, site_url + search, errors)
+        alive(page)
+        page.get_by_role("button", name="Fate & Doom", exact=True).click()
+        page.get_by_label("Character").select_option(label="Vera")
+        page.get_by_label("Name").first.fill("Vera edited")  # the first edit: saved beside the others
+        expect(page.get_by_label("Name").first).to_have_value("Vera edited")
+        page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Vera edited')")
+        names = stored_names(page)
+        assert "Tilda" in names["one-ring"] and "Gunnar" in names["gurps"], (search[:40], names)
+        assert "Vera edited" in names["fate"], (search[:40], names)
+        assert not [e for e in errors if "fatal error" in e or "ValueError" in e or "RecursionError" in e], errors
+        page.evaluate(f"localStorage.setItem('kostka.characters', {json.dumps(stored)})")
+    expect(page.get_by_test_id("address-message")).to_be_visible()  # the 4000 brackets: said, not parsed
+    context.close()
+
+
+def test_a_deeply_nested_stored_session_is_kept_aside_and_the_app_runs(browser: Browser, site_url: str):
+    deep = "[" * 5000 + "]" * 5000
+    context = seeded(browser, {"kostka.session": deep, "kostka.characters": stored_characters()})
+    page = context.new_page()
+    errors: list[str] = []
+    open_app(page, site_url + "?lang=en", errors)
+    expect(page.get_by_test_id("storage-message")).to_contain_text("session code could not be read")
+    page.wait_for_timeout(2000)  # the runtime died about 1.5 s after the page was drawn
+    alive(page)
+    values = storage(page)
+    assert [v for k, v in values.items() if k.startswith("kostka.backup.")] == [deep]
+    assert "Tilda" in stored_names(page)["one-ring"]
+    assert not [e for e in errors if "fatal error" in e or "Maximum call stack" in e], errors
+    context.close()
+
+
+def test_a_stored_400_digit_number_is_said_and_kept_aside(browser: Browser, site_url: str):
+    data = json.loads(stored_characters())
+    data["systems"]["one-ring"]["characters"][0]["strength"] = int("7" * 400)
+    text = json.dumps(data)
+    context = seeded(browser, {"kostka.characters": text})
+    page = context.new_page()
+    open_app(page, site_url + "?lang=en")
+    expect(page.get_by_test_id("storage-message")).to_contain_text("copy of all stored characters was kept aside")
+    expect(page.get_by_label("Name").first).to_have_value("Tilda")  # the rest of her loaded
+    expect(page.get_by_label("Lore", exact=True)).to_have_value("4")
+    assert text in [v for k, v in storage(page).items() if k.startswith("kostka.backup.")]
+    context.close()
+
+
+def test_a_character_from_another_devices_address_is_added_beside_the_stored_one(browser: Browser, site_url: str):
+    other = AppState()  # device A: Tilda with Riddle 3, Lore 0
+    other.one_ring.character.param.update(name_text="Tilda", riddle="3", lore="0")
+    context = seeded(browser, {"kostka.characters": stored_characters()})
+    page = context.new_page()
+    open_app(page, site_url + "?" + urlencode({"lang": "en", **other.url_state()}))
+    expect(page.get_by_test_id("address-note")).to_have_text(
+        "The character from the address was added as a new character: Tilda (2)")
+    assert names_of(page) == ["Tilda", "Tilda (2)"]
+    expect(page.get_by_label("Riddle", exact=True)).to_have_value("3")
+    page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Tilda (2)')")
+    stored = json.loads(storage(page)["kostka.characters"])["systems"]["one-ring"]["characters"]
+    assert [(c["name"], c["lore"]) for c in stored] == [("Tilda", "4"), ("Tilda (2)", "0")]
+    page.reload()  # the address now names Tilda (2): nothing more is added
+    page.wait_for_selector(READY, state="attached")
+    assert names_of(page) == ["Tilda", "Tilda (2)"]
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["1e5", "True"])
+def test_a_name_that_looks_like_a_number_is_the_same_after_a_reload(browser: Browser, site_url: str, name):
+    context = browser.new_context()
+    page = context.new_page()
+    open_app(page, site_url + "?lang=en&sys=fate")
+    page.get_by_label("Name").first.fill(name)
+    expect(page).to_have_url(re.compile(rf"name={name}(&|$)"))
+    page.wait_for_function(f"() => (localStorage.getItem('kostka.characters') || '').includes('\"{name}\"')")
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    assert names_of(page) == [name]
+    context.close()
+
+
+def test_a_name_with_format_characters_follows_one_rule(browser: Browser, site_url: str):
+    context = browser.new_context()
+    page = context.new_page()
+    open_app(page, site_url + "?lang=en&sys=fate")
+    name = page.get_by_label("Name").first
+    name.fill(ASTRONAUT + "\u202eAda\u200b")
+    expect(name).to_have_value(ASTRONAUT + "Ada")  # the joiner of the emoji kept, the rest dropped
+    page.get_by_label("Session code").fill("TABLE")
+    page.get_by_label("Session code").press("Enter")
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    expect(page.get_by_test_id("roll-result").first).to_be_visible()
+    expect(page.get_by_test_id("share-link")).to_be_visible()  # a link, so the name was accepted
+    expect(page.get_by_text("Enter a whole number.")).to_have_count(0)
+    context.close()
+
+
+def test_ten_alike_skill_rows_out_of_range_raise_nothing(browser: Browser, site_url: str):
+    rows = json.dumps([{"name": "a", "level": "99"}] * 10)
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    open_app(page, site_url + "?" + urlencode({"lang": "en", "sys": "gurps", "name": "A", "skills": rows}), errors)
+    skill = page.get_by_label("Skill to roll")
+    assert skill.evaluate("s => s.options.length") == 10
+    skill.select_option(index=6)
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    page.wait_for_timeout(1000)
+    assert not [e for e in errors if "RecursionError" in e or "maximum recursion" in e], errors
+    context.close()
+
+
+def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(browser: Browser, site_url: str):
+    context = seeded(browser, {"kostka.characters": stored_characters()})
+    page = context.new_page()
+    open_app(page, site_url + "?lang=en&sys=fate")
+    for _ in range(2):
+        page.get_by_role("button", name="Roll", exact=True).first.click()
+    log_rows = page.get_by_test_id("log").locator("tbody tr")
+    expect(log_rows).to_have_count(2)
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2")
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    expect(log_rows).to_have_count(2)  # kept in the browser
+    page.get_by_role("button", name="Clear the log", exact=True).click()
+    expect(page.get_by_test_id("log")).to_have_text("No rolls yet.")
+    page.get_by_role("button", name="Bring the log back", exact=True).click()
+    expect(log_rows).to_have_count(2)
+    page.get_by_role("button", name="Delete character", exact=True).click()
+    expect(page.get_by_test_id("delete-note")).to_have_text("Deleted: Vera.")
+    assert names_of(page) == ["Character 1"]
+    page.get_by_role("button", name="Bring the character back", exact=True).click()
+    expect(page.get_by_label("Name").first).to_have_value("Vera")
+    assert names_of(page) == ["Vera"]
+    context.close()
