@@ -96,7 +96,7 @@ def test_ten_alike_out_of_range_skill_rows_keep_an_option_each():
     rows = [{"name": "a", "level": "99"}] * 10
     app.state.apply_url(read_address(address(sys="gurps", name="A", skills=json.dumps(rows))).query)
     view = app.view_of("gurps")
-    assert sorted(view.skill.options.values()) == list(range(10))
+    assert sorted(v for v in view.skill.options.values() if isinstance(v, int)) == list(range(10))
     view.skill.value = 7
     assert app.state.gurps.skill_index == 7 and view.skill.value == 7
 
