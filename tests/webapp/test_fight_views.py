@@ -5,6 +5,7 @@ from __future__ import annotations
 import panel as pn
 import pytest
 
+from webapp.views.common import NumberInput
 from webapp.views.fight import FateScreens, FightView
 from webapp.views.shell import KostkaApp, log_rows
 
@@ -35,7 +36,7 @@ def tap(view, side, name, k=0, pos="attacking"):
 
 
 def labels_in_error(view):
-    return [w.name for w in view._layout.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    return [f"{w.label} — {w.error}" for w in view._layout.select(NumberInput) if w.error]
 
 
 def test_the_fate_screen_still_offers_the_skill_check(app):

@@ -9,6 +9,7 @@ import pytest
 
 from engine import one_ring
 from webapp.dice import d6_pips, feat_die, success_die
+from webapp.views.common import NumberInput
 from webapp.views.shell import KostkaApp, log_rows
 
 XSS = '<img src=x onerror="alert(1)">'
@@ -71,11 +72,11 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
     view = app.view_of("one-ring")
     app.state.one_ring.ability = "awe"
     app.state.one_ring.character.awe = "9"
-    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
     assert labels == ["Awe — Must be from 0 to 6."]
     assert "Correct the marked fields" in view.odds_readout.object
     app.tr.lang = "ru"
-    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
     assert labels == ["Трепет — Должно быть от 0 до 6."]
     view.roll()
     assert "Должно быть от 0 до 6." in view.roll_error.object
@@ -170,3 +171,18 @@ def test_dice_escape_labels_and_refuse_non_numbers():
     assert "<img" not in svg and len(re.findall("<circle", svg)) == 3
     with pytest.raises(TypeError):
         d6_pips("3", label="x")  # type: ignore[arg-type]
+
+
+def test_a_wrong_number_is_written_under_its_field_and_the_label_stays(app):
+    """A new label would make the browser draw the field again and throw the user out of it."""
+    view = app.view_of("gurps")
+    view.mod_rows._add(None)
+    (_, value), = view.mod_rows.rows
+    assert (value.label, value.inputmode) == ("Value", "numeric") and re.fullmatch(value.pattern, "-2")
+    value.value_input = "-"
+    assert (value.label, value.error) == ("Value", "Enter a whole number from -30 to 30.")
+    assert value.value_input == "-"
+    value.value_input = "-2"
+    assert value.error == "" and app.state.gurps.effective == 8
+    tries = next(w for w in view._layout.select(NumberInput) if w.label == "Tries")
+    assert re.fullmatch(tries.pattern, "3") and not re.fullmatch(tries.pattern, "-3")  # no minus on a count

@@ -13,7 +13,8 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import GURPS_ATTRIBUTES, GURPS_LABELS, GURPS_OUTCOMES, MAX_ROWS, AppState, GurpsDesk
-from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
+from .common import (Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, number_input,
+                     percent, select)
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -79,7 +80,7 @@ class _ListRows(pn.viewable.Viewer):
         self.rows = []
         for i, item in enumerate(self.items):
             name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
-            value = TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
+            value = number_input(value=item.get(self.value_key, ""), width=110)
             name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
             value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
             remove = button("✕", width=48, margin=(22, 4, 0, 4))
@@ -106,18 +107,20 @@ class _ListRows(pn.viewable.Viewer):
         for (name, value), item in zip(self.rows, self.items):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
-            if value.value != item.get(self.value_key, ""):
-                value.value = item.get(self.value_key, "")
+            if value.value_input != item.get(self.value_key, ""):
+                value.param.update(value=item.get(self.value_key, ""), value_input=item.get(self.value_key, ""))
 
     def _errors(self, *_: Any) -> None:
         tr = self.view.tr
         errors = self.view.desk.errors
         for i, (name, value) in enumerate(self.rows):
-            name.name = tr(self.name_label, n=i + 1)
+            if name.name != tr(self.name_label, n=i + 1):
+                name.name = tr(self.name_label, n=i + 1)
             error = errors.get(f"{self.error_prefix}{i}")
             label = tr(self.value_label, n=i + 1)
             message = error_text(tr, error) if error is not None else ""
-            value.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
+            if (value.label, value.error) != (label, message):
+                value.param.update(label=label, error=message)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.column, self.add, margin=0, sizing_mode="stretch_width")

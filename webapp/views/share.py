@@ -514,6 +514,7 @@ class SessionPanel(pn.viewable.Viewer):
         self.tr = tr = binder.tr
         self.code = TextInput(value=share.session.code, width=240, height=70, max_length=links.MAX_CODE_LENGTH * 2)
         self.error: InputError | None = None
+        self.code_error = html_pane("")
         self.code.param.watch(self._typed, "value")
         share.session.param.watch(self._code_changed, "code")
         self.help = html_pane("")
@@ -523,7 +524,8 @@ class SessionPanel(pn.viewable.Viewer):
         state.rolls.log.param.watch(self._report, "entries")
         share.param.watch(self._report, "seen")
         binder.on_lang(self._report)
-        self._layout = pn.Column(pn.Row(self.code, self.help), self.report, sizing_mode="stretch_width")
+        self._layout = pn.Column(pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help), self.report,
+                                 sizing_mode="stretch_width")
 
     def _label(self) -> None:
         label = self.tr(N_("Session code"))
@@ -533,7 +535,14 @@ class SessionPanel(pn.viewable.Viewer):
                 message = self.tr(N_("This session code is too long."))
             else:
                 message = self.tr(N_("A session code cannot contain control characters."))
-        self.code.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
+        # The label stays as it is while the code is typed (a new label redraws the field and throws the
+        # user out of it); the reason is written under the field.
+        if self.code.name != label:
+            self.code.name = label
+        css = ["invalid"] if message else []
+        if self.code.css_classes != css:
+            self.code.css_classes = css
+        self.code_error.object = alert_html(message) if message else ""
 
     def _typed(self, event: Any) -> None:
         try:

@@ -1,0 +1,119 @@
+"""What breaks trust at the table, tried on the built static site (Pyodide in the browser).
+
+Each test plays what a player or the game master does: type a negative
+modifier on a tablet, roll in one system and look at another, open a
+player's links one after the other, count favour points in Czech.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
+STEP_TIMEOUT = 60_000
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    """The built site on build.py's own server (``KOSTKA_APP_URL`` points the tests at another copy of the app)."""
+    if os.environ.get("KOSTKA_APP_URL"):
+        yield os.environ["KOSTKA_APP_URL"]
+        return
+    try:
+        if not build.is_up_to_date():
+            build.build()
+    except build.BuildError as exc:
+        pytest.fail(f"python build.py failed: {exc}")
+    httpd = build.make_server(0, build.SITE)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def start(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("html[data-kostka=ready]", state="attached", timeout=START_TIMEOUT)
+    page.set_default_timeout(STEP_TIMEOUT)
+
+
+@pytest.fixture
+def tablet(browser: Browser):
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+FOCUSED = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el && el.tagName === "INPUT" ? {value: el.value, caret: el.selectionStart, mode: el.inputMode,
+                                         pattern: el.getAttribute("pattern")} : null;
+}"""
+
+
+def focused(page: Page) -> dict | None:
+    return page.evaluate(FOCUSED)
+
+
+def field_error(page: Page, text: str):
+    """The reason written under a number field."""
+    return page.locator(".number-field .field-error", has_text=text)
+
+
+# ---- a half-typed number keeps its field
+
+
+def test_a_half_typed_negative_modifier_keeps_focus_and_caret(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=gurps")
+    page.get_by_role("button", name="Add a modifier").click()
+    field = page.get_by_label("Value", exact=True)
+    expect(field).to_have_value("0")
+    field.click()
+    page.keyboard.press("Backspace")
+    page.keyboard.type("-")
+    expect(field_error(page, "Enter a whole number from -30 to 30.")).to_be_visible()  # marked wrong, under the field
+    page.wait_for_timeout(500)  # whatever the page does with the error, it has done it by now
+    now = focused(page)
+    assert now is not None and now["value"] == "-" and now["caret"] == 1, now
+    assert now["mode"] == "numeric" and re.fullmatch(now["pattern"], "-2"), now
+    page.keyboard.type("2")
+    expect(field).to_have_value("-2")
+    expect(page.get_by_test_id("effective-skill")).to_have_text("8")
+    expect(field_error(page, "Enter a whole number from -30 to 30.")).to_have_count(0)
+    assert focused(page)["value"] == "-2"
+
+
+def test_a_wrong_character_in_tn_by_hand_is_marked_and_the_field_kept(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    field = page.get_by_label("TN (by hand)", exact=True)
+    field.click()
+    page.keyboard.type("2x")
+    expect(field_error(page, "Enter a whole number from 1 to 40.")).to_be_visible()
+    page.wait_for_timeout(500)
+    now = focused(page)
+    assert now is not None and now["value"] == "2x" and now["caret"] == 2, now
+    page.keyboard.press("Backspace")
+    page.keyboard.type("0")
+    expect(field).to_have_value("20")
+    expect(field_error(page, "Enter a whole number from 1 to 40.")).to_have_count(0)
+    assert focused(page)["value"] == "20"
