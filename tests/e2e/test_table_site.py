@@ -117,3 +117,35 @@ def test_a_wrong_character_in_tn_by_hand_is_marked_and_the_field_kept(tablet: Pa
     expect(field).to_have_value("20")
     expect(field_error(page, "Enter a whole number from 1 to 40.")).to_have_count(0)
     assert focused(page)["value"] == "20"
+
+
+# ---- each screen shares its own roll, beside it
+
+
+def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    one_ring_link = page.get_by_test_id("share-link")
+    expect(one_ring_link).to_be_visible()
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.get_by_test_id("p-success")).to_be_visible()
+    expect(page.get_by_test_id("share-link")).to_have_count(0)  # not the One Ring roll's link
+    expect(page.get_by_test_id("share-qr")).to_have_count(0)
+    page.get_by_label("Secret GM roll").check()
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
+    note = page.get_by_test_id("share-note")
+    expect(note).to_contain_text("Sealed link")
+    # beside the secret roll: under its result and Reveal button, above the contest section
+    reveal = page.get_by_role("button", name="Reveal", exact=True).bounding_box()
+    sealed = page.get_by_test_id("share-link").bounding_box()
+    contest = page.get_by_text("Contest", exact=True).bounding_box()
+    assert reveal["y"] < sealed["y"] < contest["y"], (reveal, sealed, contest)
+    page.get_by_role("button", name="Roll the contest").click()
+    expect(page.get_by_test_id("contest-outcome")).to_be_visible()
+    expect(page.get_by_test_id("share-link")).to_have_count(2)  # the contest's link beside the contest
+    contest_link = page.get_by_test_id("share-link").nth(1).bounding_box()
+    assert contest_link["y"] > page.get_by_test_id("contest-outcome").bounding_box()["y"]
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    expect(page.get_by_test_id("share-link")).to_have_count(1)

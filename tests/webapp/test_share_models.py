@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import panel as pn
 import pytest
 
 import engine
@@ -348,3 +349,28 @@ def test_only_an_r_parameter_in_the_address_is_a_link(part, found):
     from webapp.views.shell import _has_link
 
     assert _has_link(part) is found
+
+
+def test_each_screen_shares_its_own_last_roll_beside_it():
+    app = KostkaApp()
+    one_ring(app.state)
+    app.view_of("one-ring").roll()
+    one_ring_url = app.share_panel.url
+    assert links.decode_link(one_ring_url).system == "one-ring"
+    gurps(app.state)
+    view = app.view_of("gurps")
+    assert app.share_panel.url == "" and app.share_panels[("gurps", "contest")].url == ""  # nothing rolled here yet
+    app.state.gurps.secret = True
+    view.roll()
+    sealed = app.share_panel.url
+    assert links.decode_link(sealed).kind is links.Kind.SECRET
+    layout = view._layout.objects
+    # the sealed link sits right under the secret roll and its Reveal button, before the contest section
+    assert layout.index(view.share_slot) == layout.index(view.reveal) + 1 and view.share_slot.objects == [app.share_panel._layout]
+    assert layout.index(view.share_slot) < layout.index(next(o for o in layout if isinstance(o, pn.layout.Divider)))
+    view.roll_contest()
+    contest = app.share_panels[("gurps", "contest")]
+    assert links.decode_link(contest.url).system == "gurps-quick" and view.contest_share_slot.objects == [contest._layout]
+    assert app.share_panel.url == sealed  # a contest does not replace the roll's link
+    app.state.system = "one-ring"
+    assert app.share_panel.url == one_ring_url  # and the One Ring screen still shares its own

@@ -124,7 +124,8 @@ class FateScreens(pn.viewable.Viewer):
         binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
         self.check_view = FateView(app, binder)
         self._fight: FightView | None = None
-        self.body = pn.Column(self.check_view, sizing_mode="stretch_width")
+        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
+        self.body = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
 
@@ -142,7 +143,7 @@ class FateScreens(pn.viewable.Viewer):
         return getattr(check, name)
 
     def _switched(self, event: Any) -> None:
-        self.body.objects = [self.fight_view if event.new == "fight" else self.check_view]
+        self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

@@ -204,10 +204,14 @@ class GurpsView(pn.viewable.Viewer):
         binder.text(self.contest_button, "name", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
         self.contest_result = html_pane("")
+        # The page puts the share panels here: a roll's link beside the roll (a secret roll's sealed
+        # link beside the secret roll), a contest's beside the contest.
+        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.contest_share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         contest = pn.Column(
             contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), hsr, self.contest_readout,
             pn.pane.Bokeh(self.contest_chart.figure, sizing_mode="stretch_width", height=210),
-            self.contest_button, self.contest_result, sizing_mode="stretch_width",
+            self.contest_button, self.contest_result, self.contest_share_slot, sizing_mode="stretch_width",
         )
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"])
@@ -225,6 +229,7 @@ class GurpsView(pn.viewable.Viewer):
             self.legend,
             self.result,
             self.reveal,
+            self.share_slot,
             pn.layout.Divider(),
             contest,
             sizing_mode="stretch_width",

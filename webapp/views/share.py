@@ -186,12 +186,21 @@ def _session_text(tr: Translator, code: str | None, number: int | None) -> str:
 
 
 class SharePanel(pn.viewable.Viewer):
-    """Under the system's screen: the link of the latest roll and of the check on the form."""
+    """Beside a system's roll: the link of its latest roll and of the check on its form.
 
-    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None) -> None:
+    Each screen has its own panel: ``system`` is the screen's system and
+    ``kinds`` the log entries it shares (``"roll"``, ``"contest"``), so the
+    GURPS screen never shows the link of a One Ring roll, and a contest's link
+    sits beside the contest.
+    """
+
+    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None, *,
+                 system: str = "one-ring", kinds: tuple[str, ...] = ("roll", "contest")) -> None:
         super().__init__()
         self.state = state
         self.share = share
+        self.system = system
+        self.kinds = kinds
         self.binder = binder
         self.tr = tr = binder.tr
         self.base_url = base_url or (lambda: "")
@@ -210,9 +219,8 @@ class SharePanel(pn.viewable.Viewer):
         self.reveal_button.on_click(lambda e: self.reveal())
         self.message = html_pane("")
         state.rolls.log.param.watch(self._log_changed, "entries")
-        for desk in state.desks.values():  # a check link on screen follows the form
-            desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
-        state.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "system")
+        # a check link on screen follows the form
+        self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         self._mode = ""
         # Parts come and go by changing children, not ``visible`` (which the browser build does not
         # always pass on to the page).
@@ -223,12 +231,16 @@ class SharePanel(pn.viewable.Viewer):
         )
         binder.on_lang(self._redraw)
 
+    @property
+    def desk(self) -> Any:
+        return self.state.desks[self.system]
+
     def shows(self, part: Any) -> bool:
         """Whether ``part`` (a button or the QR code) is on the page now."""
         return part in self.buttons.objects or part in self._layout.objects
 
     def _show_parts(self, reveal: bool = False) -> None:
-        buttons = [self.copy, self.check_button] + ([self.reveal_button] if reveal else [])
+        buttons = [self.copy] + ([self.check_button] if "roll" in self.kinds else []) + ([self.reveal_button] if reveal else [])
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
         parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
@@ -238,7 +250,7 @@ class SharePanel(pn.viewable.Viewer):
     # -- what is shown ------------------------------------------------------------------------------
     def _log_changed(self, *_: Any) -> None:
         entries = self.state.rolls.log.entries
-        latest = next((e for e in reversed(entries) if e.kind in ("roll", "contest")), None)
+        latest = next((e for e in reversed(entries) if e.kind in self.kinds and e.system == self.system), None)
         if latest is None:
             self.entry, self._mode = None, ""
         elif latest is not self.entry or self._mode == "roll":
@@ -247,8 +259,7 @@ class SharePanel(pn.viewable.Viewer):
 
     def show_check(self) -> None:
         """Show the link of the prepared check now on the form."""
-        desk = self.state.desk
-        check = getattr(desk, "check", None)
+        check = getattr(self.desk, "check", None)
         if check is None:
             self._mode = "check-error"
         else:
@@ -291,9 +302,9 @@ class SharePanel(pn.viewable.Viewer):
         tr = self.tr
         self.message.object = ""
         if self._mode in ("check", "check-error"):
-            desk = self.state.desk
-            label = getattr(desk, "ability", "") if self.state.system == "one-ring" else ""
-            if self.state.system == "gurps" and desk.character.skills:
+            desk = self.desk
+            label = getattr(desk, "ability", "") if self.system == "one-ring" else ""
+            if self.system == "gurps" and desk.character.skills:
                 label = desk.character.skills[min(desk.skill_index, len(desk.character.skills) - 1)].get("name", "")
             try:
                 self._set_url(check_link(desk.check, name=desk.character.name_text, label=label))

@@ -191,7 +191,6 @@ class KostkaApp(pn.viewable.Viewer):
         self._views: dict[str, pn.viewable.Viewer] = {}
         self.screen = pn.Column(sizing_mode="stretch_width")
         self.state.param.watch(self._system_changed, "system")
-        self._system_changed()
 
         # -- log ----------------------------------------------------------------------------------
         log_title = html_pane("")
@@ -209,11 +208,18 @@ class KostkaApp(pn.viewable.Viewer):
 
         # -- share links ------------------------------------------------------------------------
         self.link_panel = LinkPanel(self.state, self.share, binder)
-        self.share_panel = SharePanel(self.state, self.share, binder, base_url=self._base_url)
+        #: Each screen's own share panels: (system, kind of roll) -> panel, placed beside the screen's roll.
+        self.share_panels = {
+            (system, kind): SharePanel(self.state, self.share, binder, base_url=self._base_url, system=system,
+                                       kinds=kinds)
+            for system, kind, kinds in (("one-ring", "roll", ("roll",)), ("gurps", "roll", ("roll",)),
+                                        ("gurps", "contest", ("contest",)), ("fate", "roll", ("roll",)))
+        }
         self.session_panel = SessionPanel(self.state, self.share, binder)
+        self._system_changed()
 
         self._layout = pn.Column(
-            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen, self.share_panel,
+            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen,
             pn.layout.Divider(), self.session_panel, log,
             sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
         )
@@ -234,8 +240,27 @@ class KostkaApp(pn.viewable.Viewer):
             self._views[system] = cls(self.state, self.binder)
         return self._views[system]
 
+    @property
+    def share_panel(self) -> SharePanel:
+        """The share panel of the rolls of the screen shown now."""
+        return self.share_panels[(self.state.system, "roll")]
+
+    def view_with_share(self, system: str) -> list[Any]:
+        """The screen of ``system`` with its share panels in the places it keeps for them (else under it)."""
+        view = self.view_of(system)
+        slot = getattr(view, "share_slot", None)
+        panel = self.share_panels[(system, "roll")]
+        contest_slot = getattr(view, "contest_share_slot", None)
+        if contest_slot is not None and not contest_slot.objects:
+            contest_slot.objects = [self.share_panels[(system, "contest")]]
+        if slot is None:
+            return [view, panel]
+        if not slot.objects:
+            slot.objects = [panel]
+        return [view]
+
     def _system_changed(self, *_: Any) -> None:
-        self.screen.objects = [self.view_of(self.state.system)]
+        self.screen.objects = self.view_with_share(self.state.system)
         self._character_options()
         self._update_url()
 
