@@ -132,7 +132,7 @@ def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     expect(page.get_by_test_id("p-success")).to_be_visible()
     expect(page.get_by_test_id("share-link")).to_have_count(0)  # not the One Ring roll's link
     expect(page.get_by_test_id("share-qr")).to_have_count(0)
-    page.get_by_label("Secret GM roll").check()
+    page.locator("div.bk-Checkbox").filter(has_text="Secret GM roll").locator("input").check()
     page.get_by_role("button", name="Roll", exact=True).first.click()
     expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     note = page.get_by_test_id("share-note")
