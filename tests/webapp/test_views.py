@@ -186,3 +186,25 @@ def test_a_wrong_number_is_written_under_its_field_and_the_label_stays(app):
     assert value.error == "" and app.state.gurps.effective == 8
     tries = next(w for w in view._layout.select(NumberInput) if w.label == "Tries")
     assert re.fullmatch(tries.pattern, "3") and not re.fullmatch(tries.pattern, "-3")  # no minus on a count
+
+
+def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(app):
+    """Darkness −2 for one Stealth roll must not follow the next skill rolled with one tap."""
+    app.state.system = "gurps"
+    view = app.view_of("gurps")
+    desk = app.state.gurps
+    desk.character.skills = [{"name": "Stealth", "level": "12"}, {"name": "Guns", "level": "13"}]
+    desk.modifiers = [{"name": "Darkness", "value": "-2"}, {"name": "Wound", "value": "-1", "keep": True}, {"name": "", "value": "+1"}]
+    view.roll_skill(0)
+    entry = desk.last
+    assert entry.check.modifiers == (-2, -1, 1) and entry.ability == "Stealth"
+    assert "Modifiers used: Darkness \u22122, Wound \u22121, Modifier 3 +1" in view.result.object
+    assert desk.modifiers == [{"name": "Wound", "value": "-1", "keep": True}]  # the standing one stays
+    assert [k.value for k in view.mod_rows.keeps] == [True]
+    view.roll_skill(1)
+    assert desk.last.check.modifiers == (-1,) and "Modifiers used: Wound \u22121" in view.result.object
+    view.mod_rows.keeps[0].value = False  # no longer standing: it goes with the next roll
+    view.roll_contest()
+    assert "Modifiers used: Wound \u22121" in view.contest_result.object and desk.modifiers == []
+    view.roll()
+    assert "No modifiers." in view.result.object

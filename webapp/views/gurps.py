@@ -40,12 +40,14 @@ class _ListRows(pn.viewable.Viewer):
     """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``."""
 
     def __init__(self, view: GurpsView, owner: Any, pname: str, value_key: str, name_label: str, value_label: str,
-                 error_prefix: str, add_label: str, roll_buttons: bool = False) -> None:
+                 error_prefix: str, add_label: str, roll_buttons: bool = False, keep_toggles: bool = False) -> None:
         super().__init__()
         self.view, self.owner, self.pname, self.value_key = view, owner, pname, value_key
         self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
         self.roll_buttons = roll_buttons
+        self.keep_toggles = keep_toggles
         self.rows: list[tuple[Any, Any]] = []
+        self.keeps: list[Any] = []
         self.column = pn.Column(margin=0, sizing_mode="stretch_width")
         self.add = button("", width=200)
         view.binder.text(self.add, "name", add_label)
@@ -63,10 +65,12 @@ class _ListRows(pn.viewable.Viewer):
         if len(self.items) < MAX_ROWS:
             setattr(self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}])
 
-    def _set(self, index: int, key: str, value: str) -> None:
+    def _set(self, index: int, key: str, value: Any) -> None:
         items = [dict(r) for r in self.items]
         if index < len(items) and items[index].get(key) != value:
             items[index][key] = value
+            if key == "keep" and not value:
+                del items[index][key]
             setattr(self.owner, self.pname, items)
 
     def _remove(self, index: int) -> None:
@@ -78,6 +82,7 @@ class _ListRows(pn.viewable.Viewer):
     def _rebuild(self) -> None:
         rows = []
         self.rows = []
+        self.keeps = []
         for i, item in enumerate(self.items):
             name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
             value = number_input(value=item.get(self.value_key, ""), width=110)
@@ -86,6 +91,11 @@ class _ListRows(pn.viewable.Viewer):
             remove = button("✕", width=48, margin=(22, 4, 0, 4))
             remove.on_click(lambda e, i=i: self._remove(i))
             parts: list[Any] = [name, value]
+            if self.keep_toggles:  # a standing modifier stays for every roll; the others go after one
+                keep = checkbox(value=bool(item.get("keep")), width=110, margin=(22, 4, 0, 4))
+                keep.param.watch(lambda e, i=i: self._set(i, "keep", bool(e.new)), "value")
+                self.keeps.append(keep)
+                parts.append(keep)
             if self.roll_buttons:
                 roll = button("⚄", width=52, margin=(22, 4, 0, 4))
                 roll.on_click(lambda e, i=i: self.view.roll_skill(i))
@@ -98,12 +108,17 @@ class _ListRows(pn.viewable.Viewer):
         self._errors()
 
     def _relabel(self) -> None:
+        for keep in self.keeps:
+            keep.name = self.view.tr(N_("Keep"))
         self._errors()
 
     def _sync(self, *_: Any) -> None:
         if len(self.rows) != len(self.items):
             self._rebuild()
             return
+        for keep, item in zip(self.keeps, self.items):
+            if keep.value != bool(item.get("keep")):
+                keep.value = bool(item.get("keep"))
         for (name, value), item in zip(self.rows, self.items):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
@@ -155,7 +170,11 @@ class GurpsView(pn.viewable.Viewer):
         mods_title = html_pane("")
         binder.on_lang(lambda: setattr(mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'))
         self.mod_rows = _ListRows(self, self.desk, "modifiers", "value", N_("Modifier {n}"), N_("Value"), "modifier_",
-                                  N_("Add a modifier"))
+                                  N_("Add a modifier"), keep_toggles=True)
+        mods_note = html_pane("")
+        binder.on_lang(lambda: setattr(mods_note, "object", '<div class="note" data-testid="modifiers-note">' + escape(tr(N_(
+            "A modifier is cleared after the roll it was added for; tick Keep for one that stands (a wound, "
+            "the light of the whole scene)."))) + "</div>"))
         self.defence = checkbox(value=self.desk.defence)
         binder.text(self.defence, "name", N_("Defence roll"))
         self.defence.link(self.desk, value="defence", bidirectional=True)
@@ -169,7 +188,7 @@ class GurpsView(pn.viewable.Viewer):
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         roll_panel = pn.Column(
-            self.skill, mods_title, self.mod_rows, pn.Row(self.defence, self.secret), tries,
+            self.skill, mods_title, mods_note, self.mod_rows, pn.Row(self.defence, self.secret), tries,
             self.effective, self.roll_button, self.roll_error, width=460, margin=(5, 10),
         )
 
@@ -216,7 +235,7 @@ class GurpsView(pn.viewable.Viewer):
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"])
         self.desk.param.watch(self._show_result, "last")
-        self.desk.param.watch(self._show_contest, "last_contest")
+        self.desk.param.watch(self._show_contest, ["last_contest", "last_contest_modifiers"])
         self.app.rolls.log.param.watch(lambda e: self._show_result(), "entries")
         binder.on_lang(self._show_odds)
         binder.on_lang(self._show_result)
@@ -340,7 +359,8 @@ class GurpsView(pn.viewable.Viewer):
         if entry.hidden:
             self.result.object = (
                 f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div></div>'
+                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div>'
+                f'{self._modifiers_html(self.desk.last_modifiers)}</div>'
             )
             self.reveal.visible = True
             self.chart.update(self.desk.odds.by_roll if self.desk.odds else None, None)
@@ -352,15 +372,27 @@ class GurpsView(pn.viewable.Viewer):
         self.result.object = (
             f'<div data-testid="roll-result">{head}{_dice(tr, roll.dice, "3d6")}'
             f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
-            f'<div class="readout">{escape(detail)}</div></div>'
+            f'<div class="readout">{escape(detail)}</div>{self._modifiers_html(self.desk.last_modifiers)}</div>'
         )
         self._show_odds()
 
+    def _modifiers_html(self, used: Any) -> str:
+        """Which modifiers a roll used, by name and value ("Darkness −2, Aim +1"), or that it used none."""
+        tr = self.tr
+        if not used:
+            return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("No modifiers.")))}</div>'
+        names = ", ".join(
+            f"{name or tr(N_('Modifier {n}'), n=i + 1)} " + f"{value:+d}".replace("-", "\u2212") for i, (name, value) in enumerate(used)
+        )
+        return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("Modifiers used: {names}"), names=names))}</div>'
+
     def roll_contest(self) -> None:
         try:
-            self.app.roll_contest()
+            entry = self.app.roll_contest()
         except InputError as error:
             self.contest_result.object = alert_html(error_text(self.tr, error))
+            return
+        self.desk.after_contest(entry)
 
     def _show_contest(self, *_: Any) -> None:
         tr = self.tr
@@ -387,7 +419,8 @@ class GurpsView(pn.viewable.Viewer):
         if hasattr(roll, "margin_of_victory") and roll.winner is not None:
             outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
         self.contest_result.object = (
-            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div></div>'
+            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div>'
+            f'{self._modifiers_html(self.desk.last_contest_modifiers)}</div>'
         )
 
     def __panel__(self) -> pn.viewable.Viewable:
