@@ -674,7 +674,8 @@ def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str]
             elif e.get("winner") == "monsters":
                 out.append(tr(N_("The monsters win in round {round}."), round=e["round"]))
             else:
-                out.append(tr(N_("No winner after {round} rounds: the fight is stopped."), round=e["round"]))
+                out.append(tr.ngettext("No winner after {n} round: the fight is stopped.",
+                                       "No winner after {n} rounds: the fight is stopped.", e["round"]))
     return out
 
 

@@ -149,3 +149,28 @@ def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     assert contest_link["y"] > page.get_by_test_id("contest-outcome").bounding_box()["y"]
     page.get_by_role("button", name="The One Ring", exact=True).click()
     expect(page.get_by_test_id("share-link")).to_have_count(1)
+
+
+# ---- counts in the words of each language
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_favour_held_is_counted_in_the_plural_form_of_the_language(tablet: Page, site_url: str, lang: str):
+    from webapp.i18n import Translator
+
+    tr = Translator(lang=lang)
+    page = tablet
+    start(page, site_url + f"?lang={lang}&sys=fate")
+    page.get_by_label(tr("Favour (max)"), exact=True).fill("30")
+    held, spend = page.get_by_label(tr("Favour of the gods"), exact=True), page.get_by_label(tr("Favour to spend"), exact=True)
+    expected = {
+        "en": ["You hold only 1 favour point.", "You hold only 2 favour points.", "You hold only 5 favour points.",
+               "You hold only 21 favour points."],
+        "ru": ["У вас только 1 очко благосклонности.", "У вас только 2 очка благосклонности.",
+               "У вас только 5 очков благосклонности.", "У вас только 21 очко благосклонности."],
+        "cs": ["Máte jen 1 bod přízně.", "Máte jen 2 body přízně.", "Máte jen 5 bodů přízně.", "Máte jen 21 bodů přízně."],
+    }[lang]
+    for n, text in zip((1, 2, 5, 21), expected):
+        held.fill(str(n))
+        spend.fill(str(n + 1))
+        expect(page.locator(".number-field", has=spend).locator(".field-error")).to_have_text(text)

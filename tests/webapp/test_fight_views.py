@@ -89,7 +89,7 @@ def test_bad_values_are_marked_at_their_fields_and_kept(app, view):
     assert labels_in_error(view) == ["Hero favour per attack — Only 3 points are held."]
     assert "Only 3 points are held." in view.odds_readout.object
     app.tr.lang = "cs"
-    assert labels_in_error(view) == ["Přízeň hrdiny na útok — K dispozici je jen 3 bodů."]
+    assert labels_in_error(view) == ["Přízeň hrdiny na útok — K dispozici jsou jen 3 body."]
     assert view.setup.hero_attack == "5"
 
 

@@ -64,7 +64,7 @@ def fight_error_text(tr: Translator, error: Any) -> str:
                      "lower them or use the simulation."))
     if field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack",
                  "monster_defence") and code == "rule":
-        return tr(N_("Only {held} points are held."), held=params.get("held", 0))
+        return tr.ngettext("Only {n} point is held.", "Only {n} points are held.", params.get("held", 0))
     if field == "fight":
         return tr(N_("Start the fight first, or start a new one."))
     if field == "recover":
@@ -568,7 +568,8 @@ class FightView(pn.viewable.Viewer):
             elif state.winner == "monsters":
                 text = tr(N_("The monsters win in round {round}."), round=state.round)
             else:
-                text = tr(N_("No winner after {round} rounds: the fight is stopped."), round=state.round)
+                text = tr.ngettext("No winner after {n} round: the fight is stopped.",
+                                   "No winner after {n} rounds: the fight is stopped.", state.round)
             good = "good" if state.winner == "heroes" else "bad"
             status = f'<div class="outcome {good}" data-testid="fight-over">{escape(text)}</div>'
             self.target.options = []
@@ -671,7 +672,8 @@ class FightView(pn.viewable.Viewer):
         survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
         self.sim_readout.object = (
             '<div class="readout" data-testid="sim-readout">'
-            + escape(tr(N_("Heroes win {p} of {runs} fights (95% interval {low}–{high})."), p=percent(summary["p_heroes_win"]),
+            + escape(tr.ngettext("Heroes win {p} of {n} fight (95% interval {low}–{high}).",
+                                "Heroes win {p} of {n} fights (95% interval {low}–{high}).", summary["runs"], p=percent(summary["p_heroes_win"]),
                         runs=summary["runs"], low=percent(low), high=percent(high)))
             + "<br>" + escape(tr(N_("Monsters win {m}, unfinished {u}; {r:.1f} rounds on average."),
                                  m=summary["monster_wins"], u=summary["unfinished"], r=summary["mean_rounds"]))

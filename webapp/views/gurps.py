@@ -300,7 +300,7 @@ class GurpsView(pn.viewable.Viewer):
         else:
             extra = ""
             if desk.p_any is not None and self.desk.tries.strip() not in ("", "1"):
-                extra = f' · {escape(tr(N_("At least one success in {n} tries"), n=self.desk.tries.strip()))}: {percent(desk.p_any)}'
+                extra = f' · {escape(tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", self.desk.tries.strip()))}: {percent(desk.p_any)}'
             self.odds_readout.object = (
                 f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
                 f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Critical success")))}: '

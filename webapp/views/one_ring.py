@@ -261,7 +261,7 @@ class OneRingView(pn.viewable.Viewer):
         )
         mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[str(check.feat_mode)]
         parts = [
-            tr(N_("{n} success dice"), n=check.success_dice),
+            tr.ngettext("{n} success die", "{n} success dice", check.success_dice),
             tr(N_("TN {tn}"), tn=check.tn),
         ]
         if mode:
