@@ -174,3 +174,66 @@ def test_favour_held_is_counted_in_the_plural_form_of_the_language(tablet: Page,
         held.fill(str(n))
         spend.fill(str(n + 1))
         expect(page.locator(".number-field", has=spend).locator(".field-error")).to_have_text(text)
+
+
+# ---- contests and their charts
+
+# Each chart as the page holds it: the categories, the bars and the end of its y-axis, and where its legend is.
+CHARTS = """() => {
+  const out = [];
+  for (const doc of Bokeh.documents) {
+    for (const model of doc._all_models.values()) {
+      if (!model.renderers || !model.y_range) continue;
+      for (const r of model.renderers) {
+        const data = r.data_source && r.data_source.data;
+        if (!data || !data.x) continue;
+        const bars = data.p ? Array.from(data.p) : Array.from(data.hero || []).concat(Array.from(data.monster || []));
+        out.push({x: Array.from(data.x).map(String), bars, end: model.y_range.end, start: model.y_range.start,
+                  legend_above: model.above.some((m) => m.type === "Legend"),
+                  legend_inside: model.center.some((m) => m.type === "Legend")});
+        break;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def chart_with(page: Page, category: str) -> dict | None:
+    return next((c for c in page.evaluate(CHARTS) if category in c["x"]), None)
+
+
+def test_contest_charts_fit_their_data_and_show_only_what_can_happen(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=gurps")
+    page.get_by_label("Level", exact=True).fill("14")
+    page.get_by_label("Opponent's effective skill", exact=True).fill("10")
+    expect(page.get_by_test_id("p-contest")).to_have_text("79.4%")
+    expect(page.locator("div.bk-Checkbox").filter(has_text="High-skill rule")).to_have_count(0)  # not for a quick contest
+    chart = chart_with(page, "Tie")
+    assert chart is not None and max(chart["bars"]) > 0.79
+    assert chart["end"] >= max(chart["bars"]) + 0.13, chart  # the bar and its label inside the axis
+    page.get_by_role("button", name="Regular contest").click()
+    expect(page.locator("div.bk-Checkbox").filter(has_text="High-skill rule")).to_have_count(1)
+    page.get_by_label("Opponent's effective skill", exact=True).fill("8")
+    expect(page.get_by_test_id("p-contest")).not_to_have_text("79.4%")
+    page.wait_for_function(f"() => ({CHARTS})().some((c) => c.x.includes('Opponent wins') && !c.x.includes('Tie') "
+                           "&& Math.max(...c.bars) > 0.9)")
+    chart = next(c for c in page.evaluate(CHARTS) if "Opponent wins" in c["x"] and "Tie" not in c["x"])
+    assert chart["x"] == ["You win", "Opponent wins"] and chart["end"] >= max(chart["bars"]) + 0.13, chart
+
+
+def test_the_duel_chart_keeps_its_bars_inside_its_axis_and_clear_of_the_legend(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    page.get_by_label("Name", exact=True).first.fill("Ada")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$")).click()
+    page.locator(".place-heroes-1-attacking button").click()
+    page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
+    page.locator(".place-monsters-1-attacking button").click()
+    expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+    page.wait_for_function(f"() => ({CHARTS})().some((c) => c.legend_above || c.legend_inside)")
+    chart = next(c for c in page.evaluate(CHARTS) if c["legend_above"] or c["legend_inside"])
+    assert chart["legend_above"] and not chart["legend_inside"], chart
+    assert max(chart["bars"]) > 0 and chart["end"] >= max(chart["bars"]) * 1.15, chart

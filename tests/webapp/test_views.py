@@ -208,3 +208,37 @@ def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(a
     assert "Modifiers used: Wound \u22121" in view.contest_result.object and desk.modifiers == []
     view.roll()
     assert "No modifiers." in view.result.object
+
+
+def test_contest_parts_follow_the_kind_of_contest_and_charts_fit_their_data(app):
+    from bokeh.models import Range1d
+
+    app.state.system = "gurps"
+    view = app.view_of("gurps")
+    desk = app.state.gurps
+    desk.character.skills = [{"name": "Brawling", "level": "14"}]
+    desk.opponent_level = "10"
+    assert desk.contest == "quick" and view.contest_options.objects == []  # the high-skill rule changes nothing here
+    chart = view.contest_chart
+    assert chart.values() == pytest.approx([float(desk.contest_odds.p_a_wins), float(desk.contest_odds.p_tie),
+                                            float(desk.contest_odds.p_b_wins)])
+    assert isinstance(chart.figure.y_range, Range1d)
+    peak = max(chart.values())
+    assert peak > 0.7 and chart.figure.y_range.end >= peak + 0.13  # the bar and its label inside the axis
+    desk.contest = "regular"
+    assert view.contest_options.objects == [view.hsr]
+    chart = view.contest_chart
+    assert list(chart.source.data["x"]) == ["You win", "Opponent wins"]  # no tie: a regular contest cannot end in one
+    assert view.contest_chart_slot.objects[0].object is chart.figure
+    assert sum(chart.values()) == pytest.approx(1.0) and chart.figure.y_range.end >= max(chart.values()) + 0.13
+
+
+def test_the_duel_chart_keeps_its_bars_inside_the_axis_and_clear_of_the_legend():
+    from bokeh.models import Range1d
+
+    from webapp.fight_charts import LifeLeftChart
+
+    chart = LifeLeftChart()
+    chart.update({1: 0.1, 2: 0.6}, {1: 0.3})
+    assert isinstance(chart.figure.y_range, Range1d) and chart.figure.y_range.end >= 0.6 * 1.15
+    assert chart.legend in chart.figure.above and chart.legend not in chart.figure.center

@@ -214,11 +214,22 @@ class GurpsView(pn.viewable.Viewer):
         self.opponent.param.watch(lambda e: setattr(self.desk, "opponent", e.new) if e.new else None, "value")
         self.desk.param.watch(lambda e: self._opponent_options(), "opponent")
         opp_level = TextField(binder, self.desk, "opponent_level", N_("Opponent's effective skill"), width=200)
-        hsr = checkbox(value=self.desk.high_skill_rule)
+        self.hsr = hsr = checkbox(value=self.desk.high_skill_rule)
         binder.text(hsr, "name", N_("High-skill rule (lower both to 14)"))
         hsr.link(self.desk, value="high_skill_rule", bidirectional=True)
         self.contest_readout = html_pane("")
-        self.contest_chart = BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200)
+        # A quick contest can end in a tie, a regular one cannot; the high-skill rule is the regular
+        # contest's alone. Each kind shows only its own parts (changing children, not ``visible``).
+        self.contest_charts = {
+            "quick": BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200),
+            "regular": BarChart(["a", "b"], [GOOD, BAD], height=200),
+        }
+        self._contest_panes = {kind: pn.pane.Bokeh(chart.figure, sizing_mode="stretch_width", height=210)
+                               for kind, chart in self.contest_charts.items()}
+        self.contest_options = pn.Column(margin=0, sizing_mode="stretch_width")
+        self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
+        self.desk.param.watch(lambda e: self._contest_parts(), "contest")
+        self._contest_parts()
         self.contest_button = button("", kind="primary", width=220, height=56)
         binder.text(self.contest_button, "name", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
@@ -228,8 +239,8 @@ class GurpsView(pn.viewable.Viewer):
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         self.contest_share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         contest = pn.Column(
-            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), hsr, self.contest_readout,
-            pn.pane.Bokeh(self.contest_chart.figure, sizing_mode="stretch_width", height=210),
+            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), self.contest_options, self.contest_readout,
+            self.contest_chart_slot,
             self.contest_button, self.contest_result, self.contest_share_slot, sizing_mode="stretch_width",
         )
 
@@ -315,6 +326,19 @@ class GurpsView(pn.viewable.Viewer):
         ) + "</div>"
         self._show_contest_odds()
 
+    @property
+    def contest_chart(self) -> BarChart:
+        """The chart of the contest kind chosen now."""
+        return self.contest_charts[self.desk.contest]
+
+    def _contest_parts(self) -> None:
+        options = [self.hsr] if self.desk.contest == "regular" else []
+        if self.contest_options.objects != options:
+            self.contest_options.objects = options
+        pane = self._contest_panes[self.desk.contest]
+        if self.contest_chart_slot.objects != [pane]:
+            self.contest_chart_slot.objects = [pane]
+
     def _show_contest_odds(self) -> None:
         tr = self.tr
         odds = self.desk.contest_odds
@@ -325,8 +349,10 @@ class GurpsView(pn.viewable.Viewer):
             self.contest_chart.update(None)
             self.contest_readout.object = f'<div class="readout muted">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
             return
-        tie = getattr(odds, "p_tie", 0)
-        self.contest_chart.update({"a": odds.p_a_wins, "tie": tie, "b": odds.p_b_wins})
+        shown = {"a": odds.p_a_wins, "b": odds.p_b_wins}
+        if hasattr(odds, "p_tie"):
+            shown["tie"] = odds.p_tie
+        self.contest_chart.update(shown)
         text = f'{escape(tr(N_("You win")))}: <b data-testid="p-contest">{percent(odds.p_a_wins)}</b> · {escape(tr(N_("Opponent wins")))}: {percent(odds.p_b_wins)}'
         if hasattr(odds, "p_tie"):
             text += f" · {escape(tr(N_('Tie')))}: {percent(odds.p_tie)}"

@@ -240,7 +240,8 @@ class SharePanel(pn.viewable.Viewer):
         return part in self.buttons.objects or part in self._layout.objects
 
     def _show_parts(self, reveal: bool = False) -> None:
-        buttons = [self.copy] + ([self.check_button] if "roll" in self.kinds else []) + ([self.reveal_button] if reveal else [])
+        buttons = (([self.copy] if self.url else []) + ([self.check_button] if "roll" in self.kinds else [])
+                   + ([self.reveal_button] if reveal else []))
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
         parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
