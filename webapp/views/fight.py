@@ -157,7 +157,8 @@ class FightView(pn.viewable.Viewer):
         self.app = app
         self.binder = binder
         self.tr = binder.tr
-        self.desk = desk = FightDesk(app)
+        self.desk = desk = FightDesk(app, tr=binder.tr)
+        binder.on_lang(desk.localise_names)
         self.setup = desk.setup
         self.run = desk.run
 
@@ -358,7 +359,8 @@ class FightView(pn.viewable.Viewer):
             self._bench_empty = {side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")}
             self._bench_rows = {side: pn.FlexBox(self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap",
                                                  align_items="center") for side in ("heroes", "monsters")}
-            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"]]
+            self.unnamed_note = html_pane("")
+            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"], self.unnamed_note]
             self._grid_head = html_pane("")
             self.grid.objects = [self._grid_head]
             self._place_rows: list[pn.Row] = []
@@ -375,6 +377,14 @@ class FightView(pn.viewable.Viewer):
                 b.param.update(name=n, button_type="primary" if selected else "default", visible=True)
             for b in self._bench_pool[side][len(names):]:
                 b.visible = False
+        # a creature needs a name to stand in a place: say which ones cannot join, and why
+        unnamed = ([tr(N_("Character {n}"), n=i + 1) for i in desk.unnamed("heroes")]
+                   + [tr(N_("Monster {n}"), n=i + 1) for i in desk.unnamed("monsters")])
+        self.unnamed_note.object = "" if not unnamed else (
+            '<div class="field-error" data-testid="unnamed">' + escape(tr.ngettext(
+                "{n} without a name cannot join the fight ({names}): give it a name on its sheet.",
+                "{n} without a name cannot join the fight ({names}): give them names on their sheets.",
+                len(unnamed), names=", ".join(unnamed))) + "</div>")
         self._grid_head.object = (
             '<div style="display:flex;gap:6px;font-weight:600">'
             + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
@@ -602,6 +612,8 @@ class FightView(pn.viewable.Viewer):
             self.step.object = ""
             return
         events = entry.roll["events"]
+        state = self.run.state
+        sides = {c.name: "heroes" if c.kind == "hero" else "monsters" for c in state.creatures} if state is not None else {}
         label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
         parts = []
         for e in events:
@@ -614,7 +626,10 @@ class FightView(pn.viewable.Viewer):
                     outcome = tr(N_("Hit: {damage} damage"), damage=e["damage"])
                 else:
                     outcome = tr(N_("Parried"))
-                parts.append(f'<div class="outcome {"good" if e["hit"] else "bad"}" data-testid="blow">'
+                # coloured by who comes off well: a hero's hit or a monster parried is good news
+                side = sides.get(e["attacker"])
+                css = "" if side is None else "good" if (side == "heroes") == bool(e["hit"]) else "bad"
+                parts.append(f'<div class="outcome {css}" data-testid="blow" data-attacker="{escape(side or "")}">'
                              f"{escape(outcome)}</div>")
                 if not any(x["event"] == "extra_attack" for x in events):
                     why = no_extra_attack_text(tr, e)
