@@ -237,3 +237,30 @@ def test_the_duel_chart_keeps_its_bars_inside_its_axis_and_clear_of_the_legend(t
     chart = next(c for c in page.evaluate(CHARTS) if c["legend_above"] or c["legend_inside"])
     assert chart["legend_above"] and not chart["legend_inside"], chart
     assert max(chart["bars"]) > 0 and chart["end"] >= max(chart["bars"]) * 1.15, chart
+
+
+# ---- the fight screen
+
+
+def tap(page: Page, locator) -> None:
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+@pytest.mark.parametrize("pause", [0, 300, 800, 1500])
+def test_tap_a_hero_then_a_place_whatever_the_pause_between_taps(tablet: Page, site_url: str, pause: int):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    page.get_by_label("Name", exact=True).first.fill("Ada")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    hero = page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))
+    place = page.locator(".place-heroes-1-attacking button")
+    for target in (hero, place):
+        target.scroll_into_view_if_needed()
+        # a touch browser must not take two quick taps for a double-tap (zoom) and drop the second
+        assert target.evaluate("el => getComputedStyle(el).touchAction") == "manipulation"
+    tap(page, hero)
+    page.wait_for_timeout(pause)
+    tap(page, place)
+    expect(place).to_have_text("Ada")
+    expect(page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))).to_be_hidden()
