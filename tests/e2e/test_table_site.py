@@ -264,3 +264,38 @@ def test_tap_a_hero_then_a_place_whatever_the_pause_between_taps(tablet: Page, s
     tap(page, place)
     expect(place).to_have_text("Ada")
     expect(page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))).to_be_hidden()
+
+
+# ---- the game master's numbering of session rolls
+
+
+def test_the_numbering_keeps_every_link_of_the_evening(tablet: Page, site_url: str):
+    from engine import FateCheck, links
+
+    def roll_link(number: int, difficulty: int) -> str:
+        check = FateCheck(skill=8, difficulty=difficulty)
+        seed = links.session_roll_seed("Friday", number, check, "Hanar")
+        return links.link_url(site_url + "?lang=en", links.encode_roll_link(check, seed=seed, name="Hanar",
+                                                                              session_code="Friday", number=number))
+
+    page = tablet
+    one, three, two = roll_link(1, 0), roll_link(3, 0), roll_link(2, 0)
+    numbering = page.get_by_test_id("numbering")
+    for link in (one, three, two, two):  # one after the other, each a fresh start of the page
+        start(page, link)
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(numbering).to_contain_text("Friday · Hanar: numbers 1–3 — no. 2 twice: the same roll opened again")
+    expect(numbering).not_to_contain_text("missing")
+    # a batch pasted at once: another roll with no. 3 is a roll made again, and no. 4 is there too
+    start(page, site_url + "?lang=en")
+    page.get_by_label("Players' links, one per line").fill(f"{roll_link(3, 1)}\n{roll_link(5, 0)}\nhello")
+    page.get_by_role("button", name="Add these links").click()
+    expect(page.get_by_test_id("paste-message")).to_have_text(
+        "2 session links added. 1 line is not a session link.")
+    expect(numbering).to_contain_text("numbers 1–5 — missing: 4; no. 3 twice: rolled again")
+    # the session is over: its numbering is cleared, and stays cleared
+    page.get_by_role("button", name="Clear its numbering").click()
+    expect(numbering).to_have_count(0)
+    start(page, site_url + "?lang=en")
+    expect(page.get_by_role("button", name="Add these links")).to_be_visible()
+    expect(numbering).to_have_count(0)

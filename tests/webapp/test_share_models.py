@@ -374,3 +374,57 @@ def test_each_screen_shares_its_own_last_roll_beside_it():
     assert app.share_panel.url == sealed  # a contest does not replace the roll's link
     app.state.system = "one-ring"
     assert app.share_panel.url == one_ring_url  # and the One Ring screen still shares its own
+
+
+def session_links(code, name, numbers):
+    """Links of a player's session rolls no. ``numbers`` (a number given twice: two different rolls)."""
+    out = []
+    for i, n in enumerate(numbers):
+        check = engine.FateCheck(skill=8, difficulty=i)
+        seed = links.session_roll_seed(code, n, check, name)
+        out.append(links.encode_roll_link(check, seed=seed, name=name, session_code=code, number=n))
+    return out
+
+
+def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload():
+    from webapp.links_model import NUMBERING_KEY
+
+    one, three, two = session_links("Friday", "Hanar", [1, 3, 2])
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={}, loaded=True)
+    for link in (one, three, two, two):  # no. 2 opened a second time
+        app.share.open(link)
+    report = app.session_panel.report.object
+    assert "Friday · Hanar: numbers 1–3" in report and "missing" not in report
+    assert "no. 2 twice: the same roll opened again" in report
+    stored = app.store.values[NUMBERING_KEY]
+    # another visit (a reload, another tab) starts from what the browser kept
+    again = KostkaApp()
+    again._doc_ready = True
+    again.store.param.update(values={NUMBERING_KEY: stored}, loaded=True)
+    assert "numbers 1–3" in again.session_panel.report.object
+    # the game master pastes a batch: a different roll no. 3 is a roll made again
+    other_three = session_links("Friday", "Hanar", [3, 3, 3])[2]
+    again.session_panel.paste.value = f"{other_three}\n\nnot a link\n"
+    again.session_panel.add_links()
+    assert "1 session link added. 1 line is not a session link." in again.session_panel.paste_message.object
+    assert "no. 3 twice: rolled again" in again.session_panel.report.object
+    again.session_panel.forget_code.value = "Friday"
+    again.session_panel.forget()  # a finished session
+    assert again.session_panel.report.object == "" and again.store.values[NUMBERING_KEY] == ""
+
+
+@pytest.mark.parametrize("text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}',
+                                  "x" * 500_000])
+def test_an_unreadable_stored_numbering_is_kept_aside_and_said(text):
+    from webapp.links_model import NUMBERING_KEY, read_numbering
+
+    with pytest.raises(InputError):
+        read_numbering(text)
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={NUMBERING_KEY: text}, loaded=True)
+    assert "numbering of session rolls could not be read" in app.storage_message.object
+    assert any(k.startswith("kostka.backup.") and v == text for k, v in app.store.values.items())
+    assert app.store.values[NUMBERING_KEY] == "" and app.share.seen == []

@@ -20,10 +20,10 @@ from engine import InputError, links
 
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, Translator, error_text
-from ..links_model import Opened, ShareModel, check_link, entry_link
+from ..links_model import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane
+from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane, select
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
@@ -533,11 +533,54 @@ class SessionPanel(pn.viewable.Viewer):
         binder.on_lang(lambda: setattr(self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'))
         binder.on_lang(self._label)
         self.report = html_pane("")
-        state.rolls.log.param.watch(self._report, "entries")
+        state.rolls.log.param.watch(self._own_rolls, "entries")
         share.param.watch(self._report, "seen")
+        # the game master's batch of players' links, and the end of a session
+        self.paste = pn.widgets.TextAreaInput(height=120, width=420, max_length=MAX_SEEN * (links.MAX_LINK_TEXT + 2))
+        binder.text(self.paste, "name", N_("Players' links, one per line"))
+        self.add_button = button("", width=200)
+        binder.text(self.add_button, "name", N_("Add these links"))
+        self.add_button.on_click(lambda e: self.add_links())
+        self.paste_message = html_pane("")
+        self.forget_code = select(width=220)
+        binder.text(self.forget_code, "name", N_("Finished session"))
+        self.forget_button = button("", width=220)
+        binder.text(self.forget_button, "name", N_("Clear its numbering"))
+        self.forget_button.on_click(lambda e: self.forget())
+        self.forget_row = pn.Row(margin=0)
+        self._layout = pn.Column(
+            pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help), self.report,
+            pn.FlexBox(self.paste, self.add_button, align_items="flex-end", flex_wrap="wrap"), self.paste_message,
+            self.forget_row, sizing_mode="stretch_width",
+        )
         binder.on_lang(self._report)
-        self._layout = pn.Column(pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help), self.report,
-                                 sizing_mode="stretch_width")
+
+    def _own_rolls(self, event: Any) -> None:
+        """This device's session rolls join the numbering kept in the browser (once each)."""
+        for entry in event.new if event is not None else ():
+            if getattr(entry, "session_code", None) and entry.kind in ("roll", "contest"):
+                try:
+                    self.share.remember(entry_link(entry).link, again=False)
+                except InputError:
+                    continue
+        self._report()
+
+    def add_links(self) -> None:
+        tr = self.tr
+        added, bad = self.share.add_links(self.paste.value_input or self.paste.value or "")
+        parts = [tr.ngettext("{n} session link added.", "{n} session links added.", added)]
+        if bad:
+            parts.append(tr.ngettext("{n} line is not a session link.", "{n} lines are not session links.", bad))
+        css = "field-error" if bad else "note"
+        self.paste_message.object = f'<div class="{css}" data-testid="paste-message">{escape(" ".join(parts))}</div>'
+        if not bad:
+            self.paste.value = ""
+
+    def forget(self) -> None:
+        code = self.forget_code.value
+        if code:
+            self.share.forget(code)
+            self.paste_message.object = ""
 
     def _label(self) -> None:
         label = self.tr(N_("Session code"))
@@ -574,9 +617,17 @@ class SessionPanel(pn.viewable.Viewer):
             groups = self.share.gaps(self.state.rolls.log.entries)
         except InputError:
             groups = []
+        codes = self.share.codes()
+        self.forget_code.options = codes
+        if codes and self.forget_code.value not in codes:
+            self.forget_code.value = codes[-1]
+        forget = [self.forget_code, self.forget_button] if codes else []
+        if self.forget_row.objects != forget:
+            self.forget_row.objects = forget
         if not groups:
             self.report.object = ""
             return
+        again = self.share.times_opened()
         rows = []
         for group in groups:
             who = group.name or tr(N_("Unnamed character"))
@@ -584,8 +635,15 @@ class SessionPanel(pn.viewable.Viewer):
             problems = []
             if group.missing:
                 problems.append(tr(N_("missing: {numbers}"), numbers=", ".join(map(str, group.missing))))
-            if group.duplicates:
-                problems.append(tr(N_("rolled again: {numbers}"), numbers=", ".join(map(str, group.duplicates))))
+            for number in group.duplicates:
+                problems.append(tr(N_("no. {number} twice: rolled again"), number=number))
+            for number in group.numbers:
+                times = again.get((group.session_code, group.name, number), 1)
+                if times == 2 and number not in group.duplicates:
+                    problems.append(tr(N_("no. {number} twice: the same roll opened again"), number=number))
+                elif times > 2 and number not in group.duplicates:
+                    problems.append(tr.ngettext("no. {number} opened {n} time: the same roll",
+                                                "no. {number} opened {n} times: the same roll", times, number=number))
             status = "; ".join(problems) if problems else tr(N_("no gaps"))
             css = "field-error" if problems else "note"
             rows.append(f'<li class="{css}">{escape(group.session_code)} · {escape(who)}: {escape(numbers)} — {escape(status)}</li>')

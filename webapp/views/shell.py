@@ -20,7 +20,8 @@ from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..models import OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
-from ..links_model import ShareModel, export_characters, export_log, import_characters, load_stored
+from ..links_model import (MAX_SEEN, NUMBERING_KEY, ShareModel, export_characters, export_log, import_characters, keep_aside,
+                           load_stored, numbering_json, read_numbering)
 from ..storage import BrowserStore
 from .common import Binder, alert_html, button, html_pane, select
 from .fate import describe_fate_roll
@@ -136,8 +137,10 @@ class KostkaApp(pn.viewable.Viewer):
         self._pending_store = False
         self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION], height=0, width=0, margin=0)
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, NUMBERING_KEY],
+                                  height=0, width=0, margin=0)
         self.share = ShareModel(session=self.state.rolls.session)
+        self.share.param.watch(lambda *_: self._save_numbering(), "seen")
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
 
@@ -329,11 +332,36 @@ class KostkaApp(pn.viewable.Viewer):
                 messages.append(N_("The stored session code could not be read; a copy was kept aside."))
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
+        self._load_numbering(values, stamp)
         if self._url_applied:
             self.state.apply_url(self._query, keep_stored=True)
         self._character_options()
         self._save_characters()
         self.store.ready = True
+
+    def _load_numbering(self, values: dict[str, str], stamp: str) -> None:
+        """The session links kept from earlier (before those of this visit); unreadable: kept aside, said."""
+        text = values.get(NUMBERING_KEY, "")
+        if not text:
+            self._save_numbering()
+            return
+        try:
+            stored = read_numbering(text)
+        except InputError:
+            self.store.values = keep_aside(dict(self.store.values), NUMBERING_KEY, stamp)
+            self.storage_message.object += (
+                '<div class="field-error" role="alert" data-testid="storage-message">'
+                + escape(self.tr(N_("The stored numbering of session rolls could not be read; a copy was kept aside.")))
+                + "</div>")
+            return
+        self.share.seen = [*stored, *self.share.seen][-MAX_SEEN:]
+
+    def _save_numbering(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = numbering_json(self.share.seen) if self.share.seen else ""
+        if self.store.values.get(NUMBERING_KEY, "") != text:
+            self.store.values = {**self.store.values, NUMBERING_KEY: text}
 
     def _save_session(self) -> None:
         if not self._stored_loaded:
