@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from bokeh.models import ColumnDataSource, NumeralTickFormatter, Span
+from bokeh.models import ColumnDataSource, NumeralTickFormatter, Range1d, Span
 from bokeh.plotting import figure
 
-__all__ = ["BarChart", "GurpsDistributionChart", "ProbabilityByValueChart"]
+__all__ = ["BarChart", "GurpsDistributionChart", "ProbabilityByValueChart", "fitting_end"]
 
 GOOD = "#2e8b57"
 GREAT = "#1f6fb5"
@@ -27,6 +27,9 @@ AXIS = "#7d8790"
 
 
 def _figure(height: int, **kw: Any) -> Any:
+    # An explicit y range: a DataRange1d keeps recomputing its end in the browser, whatever end Python
+    # gives it later, so a 72 % bar was cut off (with its label) at the end it had computed first.
+    kw.setdefault("y_range", Range1d(0, 1))
     fig = figure(
         height=height,
         sizing_mode="stretch_width",
@@ -50,6 +53,11 @@ def _figure(height: int, **kw: Any) -> Any:
     fig.background_fill_alpha = 0
     fig.border_fill_alpha = 0
     return fig
+
+
+def fitting_end(peak: float) -> float:
+    """The end of a probability axis that holds a bar of ``peak`` with its label above it."""
+    return max(0.25, peak + max(0.13, peak * 0.18))
 
 
 class BarChart:
@@ -84,7 +92,7 @@ class BarChart:
         data = dict(self.source.data)
         data.update(p=ps, pct=[f"{p:.1%}" if probs else "" for p in ps], line=[4 if i == marked else 0 for i in self.ids])
         self.source.data = data
-        self.figure.y_range.end = max(1.0, max(ps) * 1.15) if ps and max(ps) > 0.87 else max(0.25, max(ps, default=0) * 1.18)
+        self.figure.y_range.end = fitting_end(max(ps, default=0.0))
 
     def values(self) -> list[float]:
         return list(self.source.data["p"])

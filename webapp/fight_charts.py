@@ -25,8 +25,8 @@ class LifeLeftChart:
                                    line_color=None)
         self.legend = Legend(items=[LegendItem(label="hero", renderers=[hero]),
                                     LegendItem(label="monster", renderers=[monster])],
-                             location="top_right", background_fill_alpha=0.6, border_line_color=None)
-        self.figure.add_layout(self.legend)
+                             orientation="horizontal", background_fill_alpha=0, border_line_color=None)
+        self.figure.add_layout(self.legend, "above")  # over the plot, never over its bars
 
     def set_labels(self, x_title: str, y_title: str, hero: str, monster: str) -> None:
         self.figure.xaxis.axis_label = x_title
@@ -42,7 +42,7 @@ class LifeLeftChart:
         self.source.data = {"x": xs, "hero": [float(hero_left.get(x, 0)) for x in xs],
                             "monster": [float(monster_left.get(x, 0)) for x in xs]}
         peak = max([0.0, *self.source.data["hero"], *self.source.data["monster"]])
-        self.figure.y_range.end = max(0.05, peak * 1.15)
+        self.figure.y_range.end = max(0.05, peak * 1.15)  # an explicit range (see charts._figure): the bars stay inside
         if xs:
             self.figure.xaxis.ticker = xs if len(xs) <= 20 else list(range(0, top + 1, 5))
 

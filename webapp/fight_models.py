@@ -28,7 +28,7 @@ from engine.combat import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, g
 from engine.combat_battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
 from engine.combat_duel import duel_odds, win_chance_by_spend
 
-from .i18n import N_
+from .i18n import LANGUAGES, N_, catalogue
 from .models import LogEntry, Form, RollService, _cap_check, _now, parse_int
 
 __all__ = [
@@ -114,6 +114,22 @@ def monster_dict(c: Combatant) -> dict[str, Any]:
     """A combat monster as the form/roster stores it (text fields)."""
     return {"name": c.name, "life": str(c.life), "life_max": str(c.max_life), "skill": str(c.skill),
             "stoutness": str(c.points), "stoutness_max": str(c.max_points)}
+
+
+#: The names the app gives the creatures it makes (the Wolf, a new or a generated monster), in the
+#: language on screen; numbered "Wolf 2", "Волк 2"… when taken.
+DEFAULT_NAMES = {"wolf": N_("Wolf"), "monster": N_("Monster")}
+
+
+def localised_name(name: str, tr: Any) -> str | None:
+    """``name`` in ``tr``'s language if it is a name the app gave ("Wolf 2" -> "Волк 2"), else None."""
+    base, _, number = name.rpartition(" ")
+    if not (number.isdigit() and base):
+        base, number = name, ""
+    for msgid in DEFAULT_NAMES.values():
+        if base in {catalogue(lang).gettext(msgid) for lang in LANGUAGES}:
+            return f"{tr(msgid)} {number}".strip()
+    return None
 
 
 def unique_name(base: str, taken: Any) -> str:
@@ -221,6 +237,11 @@ class EncounterPlan(param.Parameterized):
         if len(lines) > 1:
             self.selected = None
             self._set(side, lines[:-1])
+
+    def rename(self, side: str, old: str, new: str) -> None:
+        if old in self.placed(side):
+            self.selected = None
+            self._set(side, [[new if n == old else n for n in f] for f in self.lines(side)])
 
     def prune(self, side: str, names: Any) -> None:
         """Forget creatures no longer on the roster (deleted or renamed)."""
@@ -566,9 +587,9 @@ class Simulation(param.Parameterized):
 # -- monsters from the dice ------------------------------------------------------------------------------------
 
 
-def generate(seed: int, skill_modifier: int = 0, life_dice: int = 1, taken: Any = ()) -> Any:
-    """A monster from the dice of ``seed``, named Monster / Monster 2 / … (not in ``taken``)."""
-    return generate_monster(Dice(seed), skill_modifier, life_dice, unique_name("Monster", taken))
+def generate(seed: int, skill_modifier: int = 0, life_dice: int = 1, taken: Any = (), base: str = "Monster") -> Any:
+    """A monster from the dice of ``seed``, named Monster / Monster 2 / … (``base``, not in ``taken``)."""
+    return generate_monster(Dice(seed), skill_modifier, life_dice, unique_name(base, taken))
 
 
 # -- words ---------------------------------------------------------------------------------------------------------
@@ -709,7 +730,8 @@ def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str]
             elif e.get("winner") == "monsters":
                 out.append(tr(N_("The monsters win in round {round}."), round=e["round"]))
             else:
-                out.append(tr(N_("No winner after {round} rounds: the fight is stopped."), round=e["round"]))
+                out.append(tr.ngettext("No winner after {n} round: the fight is stopped.",
+                                       "No winner after {n} rounds: the fight is stopped.", e["round"]))
     return out
 
 
@@ -749,9 +771,10 @@ class FightDesk(param.Parameterized):
     generated = param.Parameter(default=None, doc="(seed, GeneratedMonster) of the last generated monster")
     message = param.Parameter(default=None, doc="an InputError from the last action, shown by the buttons")
 
-    def __init__(self, app: Any, **params: Any) -> None:
+    def __init__(self, app: Any, tr: Any = None, **params: Any) -> None:
         super().__init__(**params)
         self.app = app
+        self.tr = tr  # a Translator: the names the app gives creatures are in its language
         self.heroes = app.rosters["fate"]
         self.hero_form = app.fate.character
         self.monsters = app.monsters
@@ -773,6 +796,7 @@ class FightDesk(param.Parameterized):
                                + ["hero_attack", "hero_defence", "monster_attack", "monster_defence"])
         self._refresh_odds()
         self._refresh_encounter()
+        self.localise_names()
 
     # -- names -------------------------------------------------------------------------------------------------
     def names(self, side: str) -> list[str]:
@@ -784,18 +808,49 @@ class FightDesk(param.Parameterized):
                 out.append(name)
         return out
 
+    def unnamed(self, side: str) -> list[int]:
+        """The places in the roster of ``side`` of the creatures without a name (they cannot join a fight)."""
+        roster = self.heroes if side == "heroes" else self.monsters
+        return [i for i, name in enumerate(roster.names()) if not name.strip()]
+
     def bench(self, side: str) -> list[str]:
         placed = set(self.plan.placed(side))
         return [n for n in self.names(side) if n not in placed]
 
     # -- monsters ----------------------------------------------------------------------------------------------
+    def default_name(self, kind: str) -> str:
+        """The name the app gives a new creature of ``kind`` (``"wolf"``, ``"monster"``), translated."""
+        return self.tr(DEFAULT_NAMES[kind]) if self.tr is not None else DEFAULT_NAMES[kind]
+
+    def localise_names(self) -> None:
+        """Names the app gave ("Wolf", "Monster 2") follow the language on screen; names typed in stay."""
+        if self.tr is None:
+            return
+        sheets, renamed = [], {}
+        taken = set(self.monsters.names())
+        for sheet in self.monsters.characters:
+            name = str(sheet.get("name") or "")
+            new = localised_name(name, self.tr)
+            if new is not None and new != name and new not in taken:
+                taken.add(new)
+                renamed[name] = new
+                sheet = {**sheet, "name": new}
+            sheets.append(sheet)
+        if renamed:
+            with param.parameterized.discard_events(self.plan):  # renamed in place, not pruned as unknown
+                for old, new in renamed.items():
+                    self.plan.rename("monsters", old, new)
+            self.monsters.characters = sheets
+            self.monsters.select(self.monsters.current)
+
     def add_wolf(self) -> None:
         self.monsters.add()
-        self.monster_form.load({**monster_dict(WOLF), "name": unique_name(WOLF.name, self.monsters.names())})
+        self.monster_form.load({**monster_dict(WOLF),
+                                "name": unique_name(self.default_name("wolf"), self.monsters.names())})
 
     def new_monster(self) -> None:
         self.monsters.add()
-        self.monster_form.name_text = unique_name("Monster", self.monsters.names())
+        self.monster_form.name_text = unique_name(self.default_name("monster"), self.monsters.names())
 
     def delete_monster(self) -> None:
         self.monsters.remove()
@@ -806,7 +861,7 @@ class FightDesk(param.Parameterized):
             raise self.setup.errors["skill_modifier"]
         seed = self.app.rolls.next_seed(seed)
         made = generate(seed, parse_int("skill_modifier", self.setup.skill_modifier, -20, 20),
-                        int(self.setup.life_dice), self.monsters.names())
+                        int(self.setup.life_dice), self.monsters.names(), base=self.default_name("monster"))
         self.monsters.add()
         self.monster_form.load(monster_dict(made.monster))
         self.generated = (seed, made)

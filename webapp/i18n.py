@@ -55,9 +55,16 @@ class Translator(param.Parameterized):
         text = catalogue(self.lang).gettext(message)
         return text.format(**params) if params else text
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
-        text = catalogue(self.lang).ngettext(singular, plural, n)
-        return text.format(n=n, **params)
+    def ngettext(self, singular: str, plural: str, n: Any, **params: Any) -> str:
+        """The form of a message with a count ``n`` that the language uses for it (1 / 2–4 / 5… in
+        Russian and Czech); ``{n}`` in the message is the count. Extracted by ``pybabel``
+        (``webapp/extract.py``) with both forms."""
+        try:
+            count = int(n)
+        except (TypeError, ValueError):
+            count = 0  # a count still being typed: the general form
+        text = catalogue(self.lang).ngettext(singular, plural, count)
+        return text.format(**{"n": n, **params})
 
     __call__ = gettext
 
@@ -92,7 +99,7 @@ def error_text(tr: Translator, error: Any) -> str:
         if field in ("favour", "favour_spent", "favour_spend", "favour_held", "spend"):
             held = params.get("held", params.get("high", params.get("favour_held")))
             if held is not None:
-                return tr(N_("You hold only {held} favour points."), held=held)
+                return tr.ngettext("You hold only {n} favour point.", "You hold only {n} favour points.", held)
             return tr(N_("You cannot spend more favour than you hold."))
         if field in ("skill", "effective_skill"):
             return tr(N_("No roll is allowed below effective skill 3, except for a defence."))

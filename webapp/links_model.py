@@ -24,12 +24,14 @@ import param
 
 from engine import InputError
 from engine import links
+from engine.documents import nesting_depth
 from engine.errors import check_int
 
 from .stored import BACKUP_PREFIX, keep_aside
 
 __all__ = [
     "MAX_SEEN",
+    "NUMBERING_KEY",
     "Opened",
     "SessionState",
     "Share",
@@ -41,7 +43,9 @@ __all__ = [
     "import_characters",
     "keep_aside",
     "load_stored",
+    "numbering_json",
     "open_link",
+    "read_numbering",
     "read_session",
 ]
 
@@ -222,9 +226,45 @@ class ShareModel(param.Parameterized):
     def close(self) -> None:
         self.opened = None
 
-    def remember(self, payload: str) -> None:
-        if payload and payload not in self.seen:
+    def remember(self, payload: str, again: bool = True) -> None:
+        """Keep a session link for the numbering; ``again``: a link seen before is counted once more
+        (the same link opened twice), else it is kept once (this device's own roll)."""
+        if payload and (again or payload not in self.seen):
             self.seen = [*self.seen, payload][-MAX_SEEN:]
+
+    def add_links(self, text: Any) -> tuple[int, int]:
+        """The game master's batch of links, one per line: (session links kept, lines not read)."""
+        added = bad = 0
+        lines = [line.strip() for line in str(text or "").splitlines()[:MAX_SEEN] if line.strip()]
+        for line in lines:
+            opened = open_link(line)
+            if opened.link is None or opened.link.session_code is None:
+                bad += 1
+                continue
+            self.remember(opened.link.payload)
+            added += 1
+        return added, bad
+
+    def codes(self) -> list[str]:
+        """The session codes of the links kept, in the order first seen."""
+        return list(dict.fromkeys(c for c in map(session_code_of, self.seen) if c is not None))
+
+    def forget(self, code: str) -> None:
+        """Clear a finished session's links from the numbering."""
+        self.seen = [p for p in self.seen if session_code_of(p) != code]
+
+    def times_opened(self) -> dict[tuple[str, str, int], int]:
+        """(code, name, number) -> how often the very same link was seen, where more than once."""
+        counts: dict[str, int] = {}
+        for payload in self.seen:
+            counts[payload] = counts.get(payload, 0) + 1
+        out = {}
+        for payload, n in counts.items():
+            if n > 1:
+                link = links.decode_link(payload)
+                if link.number is not None:
+                    out[(link.session_code or "", link.name, link.number)] = n
+        return out
 
     def gaps(self, entries: Any = ()) -> list[links.SessionNumbers]:
         """The numbering per (session code, character) over the log's rolls and the links opened."""
@@ -236,6 +276,53 @@ class ShareModel(param.Parameterized):
                 except InputError:
                     continue
         return links.find_gaps(dict.fromkeys(payloads))
+
+
+# -- the numbering kept in the browser ---------------------------------------------------------------------
+
+#: Browser storage of every session link this device has seen (opened, pasted or rolled here), so the
+#: numbering report covers the whole evening, across reloads and tabs.
+NUMBERING_KEY = "kostka.numbering"
+MAX_NUMBERING_TEXT = 400_000
+
+
+def read_numbering(text: Any) -> list[str]:
+    """The stored session links (``{"version": 1, "links": [payload, …]}``); raises InputError, all or nothing.
+
+    Bounded before parsing (size, count, each payload's length) and every link decoded, so what is
+    kept is exactly what the report can read.
+    """
+    if not isinstance(text, str) or len(text) > MAX_NUMBERING_TEXT:
+        raise InputError("numbering", "format", "the stored numbering is not readable text")
+    if nesting_depth(text) > 2:  # counted before parsing: deep JSON overflows the browser's stack
+        raise InputError("numbering", "format", "the stored numbering has the wrong shape")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise InputError("numbering", "format", "the stored numbering is not JSON") from None
+    raw = data.get("links") if isinstance(data, dict) else None
+    if not isinstance(raw, list) or len(raw) > MAX_SEEN:
+        raise InputError("numbering", "format", "the stored numbering has the wrong shape")
+    out = []
+    for item in raw:
+        if not isinstance(item, str) or len(item) > links.MAX_PAYLOAD_LENGTH:
+            raise InputError("numbering", "format", "a stored link is not a link")
+        link = links.decode_link(item)  # an unreadable one raises InputError
+        if link.session_code is None:
+            raise InputError("numbering", "format", "a stored link has no session code")
+        out.append(item)
+    return out
+
+
+def numbering_json(seen: list[str]) -> str:
+    return json.dumps({"version": 1, "links": list(seen)[-MAX_SEEN:]}, separators=(",", ":"))
+
+
+def session_code_of(payload: str) -> str | None:
+    try:
+        return links.decode_link(payload).session_code
+    except InputError:
+        return None
 
 
 # -- stored data --------------------------------------------------------------------------------------

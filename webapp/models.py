@@ -640,7 +640,8 @@ class GurpsDesk(Form):
     skill_index = param.Integer(default=0, bounds=(0, None))
     target = param.Selector(default="skill", objects=["skill", *GURPS_ROLLS, *GURPS_DEFENCES],
                             doc="What is rolled: the chosen skill, Will, Per or an active defence")
-    modifiers = param.List(default=[], doc='[{"name": text, "value": text}, ...] for the next roll')
+    modifiers = param.List(default=[], doc='[{"name": text, "value": text[, "keep": True]}, ...] for the next roll; '
+                                           'a row without "keep" belongs to one roll and is cleared after it')
     defence = param.Boolean(default=False)
     secret = param.Boolean(default=False, doc="GM roll: the result stays hidden until revealed")
     tries = param.String(default="1")
@@ -656,6 +657,9 @@ class GurpsDesk(Form):
     contest_odds = param.Parameter(default=None)
     last = param.Parameter(default=None)
     last_contest = param.Parameter(default=None)
+    #: The modifiers of the last roll and of the last contest, as ((name, value), ...): their results name them.
+    last_modifiers = param.Parameter(default=())
+    last_contest_modifiers = param.Parameter(default=())
     check_error = param.Parameter(default=None, doc="InputError that stops the check (e.g. no roll below 3)")
 
     def __init__(self, roster: Roster | None = None, **params: Any) -> None:
@@ -765,8 +769,29 @@ class GurpsDesk(Form):
             contest_odds=contest_odds,
         )
 
+    def named_modifiers(self) -> tuple[tuple[str, int], ...]:
+        """The modifiers the next roll uses, as (name, value) (a bad value is refused before any roll)."""
+        return tuple((str(row.get("name") or ""), value) for row, value in zip(self.modifiers, self.modifier_values()))
+
+    def spend_modifiers(self) -> None:
+        """After a roll: the modifiers of that one roll go, the standing ones ("keep") stay."""
+        kept = [row for row in self.modifiers if row.get("keep")]
+        if kept != self.modifiers:
+            self.modifiers = kept
+
     def after_roll(self, entry: LogEntry) -> None:
-        self.last = entry
+        try:
+            named = self.named_modifiers()
+        except InputError:
+            named = ()
+        used = named if tuple(v for _, v in named) == tuple(getattr(entry.check, "modifiers", ())) else ()
+        self.param.update(last=entry, last_modifiers=used)
+        self.spend_modifiers()
+
+    def after_contest(self, entry: LogEntry) -> None:
+        """A contest was rolled from this desk (``AppState.roll_contest``): name its modifiers, spend them."""
+        self.last_contest_modifiers = self.named_modifiers()
+        self.spend_modifiers()
 
     def url_state(self) -> dict[str, Any]:
         return {
@@ -1462,7 +1487,7 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
         mods = values.get("mods")
         if isinstance(mods, list):
             updates["modifiers"] = [
-                {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value"))}
+                {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value")), **({"keep": True} if _flag(m.get("keep")) else {})}
                 for m in mods[:MAX_ROWS]
                 if isinstance(m, dict)
             ]

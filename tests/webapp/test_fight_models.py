@@ -219,7 +219,7 @@ def test_duel_spending_more_than_held_is_refused_at_its_field(app, desk):
     desk.setup.hero_attack = "4"
     assert desk.odds is None
     assert desk.setup.errors["hero_attack"].params["held"] == 3
-    assert fight_error_text(Translator(lang="ru"), desk.odds_error) == "Есть только 3 очков."
+    assert fight_error_text(Translator(lang="ru"), desk.odds_error) == "Есть только 3 очка."
     assert desk.setup.hero_attack == "4"
     app.fate.character.param.update(favour_max="5", favour="5")
     assert desk.odds is not None and "hero_attack" not in desk.setup.errors

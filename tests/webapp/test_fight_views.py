@@ -5,6 +5,7 @@ from __future__ import annotations
 import panel as pn
 import pytest
 
+from webapp.views.common import NumberInput
 from webapp.views.fight import FateScreens, FightView
 from webapp.views.shell import KostkaApp, log_rows
 
@@ -35,12 +36,12 @@ def tap(view, side, name, k=0, pos="attacking"):
 
 
 def labels_in_error(view):
-    return [w.name for w in view._layout.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    return [f"{w.label} — {w.error}" for w in view._layout.select(NumberInput) if w.error]
 
 
 def test_the_fate_screen_still_offers_the_skill_check(app):
     screens = app.view_of("fate")
-    assert screens.body.objects == [screens.check_view.__panel__()]
+    assert screens.body.objects[0] == screens.check_view.__panel__()  # (its share panel under it)
     assert screens.roll_button.name == "Roll"  # the check's parts are reachable as before
     app.tr.lang = "cs"
     assert list(screens.switch.options) == ["Zkouška dovednosti", "Boj"]
@@ -74,7 +75,7 @@ def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
     assert "the hero wins" in view.odds_readout.object
     app.tr.lang = "ru"
     assert ">тяжело<" in view.encounter_status.object
-    assert "Wolf 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object
+    assert "Волк 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object  # the Wolf named in Russian
     assert "герой побеждает" in view.odds_readout.object
     assert view.life_chart.figure.xaxis.axis_label == "Жизнь в конце боя"
     assert view.spend_chart.figure.yaxis.axis_label == "Шанс победы героя"
@@ -88,7 +89,7 @@ def test_bad_values_are_marked_at_their_fields_and_kept(app, view):
     assert labels_in_error(view) == ["Hero favour per attack — Only 3 points are held."]
     assert "Only 3 points are held." in view.odds_readout.object
     app.tr.lang = "cs"
-    assert labels_in_error(view) == ["Přízeň hrdiny na útok — K dispozici je jen 3 bodů."]
+    assert labels_in_error(view) == ["Přízeň hrdiny na útok — K dispozici jsou jen 3 body."]
     assert view.setup.hero_attack == "5"
 
 
@@ -134,3 +135,45 @@ def test_simulation_shows_rounds_and_survivors(view):
     shares = view.rounds_chart.source.data["p"]
     assert abs(sum(shares) - 1) < 1e-9
     assert "Heroes win" in view.sim_readout.object and "<li>Wolf:" in view.sim_readout.object
+
+
+def test_a_blow_is_coloured_by_who_comes_off_well(app, view):
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.setup.first = "monsters"
+    view.desk.start_fight()
+    run = view.run
+    run.param.update(manual=True, a1="6", a2="6", d1="1", d2="1")
+    run.attack()  # the Wolf hits Ada: bad news at the heroes' table
+    assert 'class="outcome bad" data-testid="blow" data-attacker="monsters"' in view.step.object
+    run.undo()
+    run.param.update(manual=True, a1="1", a2="1", d1="6", d2="6")
+    run.attack()  # Ada parries the Wolf: good news
+    assert 'class="outcome good" data-testid="blow" data-attacker="monsters"' in view.step.object
+
+
+def test_a_character_without_a_name_is_told_why_it_cannot_join(app, view):
+    assert "unnamed" not in view.unnamed_note.object
+    app.state.rosters["fate"].add()  # a second character, not named yet
+    assert view.desk.bench("heroes") == ["Ada"]
+    assert "1 without a name cannot join the fight (Character 2): give it a name on its sheet." in view.unnamed_note.object
+    app.state.monsters.add()
+    app.state.monsters.form.name_text = ""
+    app.tr.lang = "cs"
+    assert "(Postava 2, Nestvůra 2)" in view.unnamed_note.object
+    app.state.fate.character.name_text = "Bára"
+    assert view.desk.bench("heroes") == ["Ada", "Bára"] and "Postava 2" not in view.unnamed_note.object
+
+
+@pytest.mark.parametrize(("lang", "wolf", "monster"), [("ru", "Волк", "Монстр"), ("cs", "Vlk", "Nestvůra")])
+def test_the_creatures_the_app_names_are_named_in_the_language_on_screen(app, view, lang, wolf, monster):
+    tap(view, "monsters", "Wolf")
+    app.tr.lang = lang
+    assert view.desk.names("monsters") == [wolf] and view.desk.plan.monsters == [[wolf, None]]
+    view.desk.add_wolf()
+    view.desk.new_monster()
+    view.desk.generate_monster(seed=1)
+    assert view.desk.names("monsters") == [wolf, f"{wolf} 2", monster, f"{monster} 2"]
+    view.desk.monster_form.name_text = "Šedivák"  # a name typed in stays whatever the language
+    app.tr.lang = "en"
+    assert view.desk.names("monsters") == ["Wolf", "Wolf 2", "Monster", "Šedivák"]

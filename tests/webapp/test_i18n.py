@@ -28,10 +28,11 @@ def fields(text: str) -> set[str]:
 
 
 def used_messages() -> set[str]:
+    """Every msgid in the code (a message with a count by its singular, as catalogues key it)."""
     messages = set()
     for path in (ROOT / "webapp").rglob("*.py"):
         with open(path, "rb") as f:
-            messages.update(m for _, _, m, _ in extract_marked(f, None, None, {}))
+            messages.update(m[0] if isinstance(m, tuple) else m for _, _, m, _ in extract_marked(f, None, None, {}))
     return messages
 
 
@@ -49,26 +50,28 @@ def test_every_message_is_translated_with_the_same_placeholders(lang):
     ids = [m for m in catalog if m.id]
     assert ids
     for message in ids:
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)  # plurals: one per form
-        assert forms and all(forms), f"{lang}: no translation for {message.id!r}"
         assert "fuzzy" not in message.flags, message.id
-        plural = message.id[-1] if isinstance(message.id, tuple) else message.id
-        assert all(fields(form) == fields(plural) for form in forms), message.id
-        if isinstance(message.id, tuple):
-            assert len(forms) == 3, f"{lang}: Russian and Czech have three plural forms: {message.id!r}"
+        if message.pluralizable:  # each of the language's forms, with the placeholders of the English ones
+            assert len(message.string) == catalog.num_plurals == 3, message.id
+            for form in message.string:
+                assert form, f"{lang}: no translation for {message.id!r}"
+                assert fields(form) == fields(message.id[1]) == fields(message.id[0]), message.id
+            continue
+        assert message.string, f"{lang}: no translation for {message.id!r}"
+        assert fields(message.string) == fields(message.id), message.id
 
 
 def test_every_message_in_the_code_is_in_every_catalogue():
     used = used_messages()
     assert len(used) > 150
     for lang in LANGUAGES:
-        ids = {m.id for m in po(lang) if m.id}
+        ids = {m.id[0] if m.pluralizable else m.id for m in po(lang) if m.id}
         assert used <= ids, f"{lang} lacks {sorted(used - ids)}; run pybabel extract/update"
 
 
 def test_the_template_is_up_to_date():
     with open(LOCALES / "kostka.pot", "rb") as f:
-        template = {m.id for m in read_po(f) if m.id}
+        template = {m.id[0] if m.pluralizable else m.id for m in read_po(f) if m.id}
     assert template == used_messages()
 
 
@@ -129,3 +132,51 @@ def test_favour_error_names_what_is_held():
     tr = Translator(lang="ru")
     error = engine.RuleError("favour_spent", "ENGLISH TEXT", value=3, high=2)
     assert "2" in error_text(tr, error)
+
+
+PLURALS = {  # a count of 1, 2, 5 and 21 in each language: the forms a player reads
+    "en": ["You hold only 1 favour point.", "You hold only 2 favour points.", "You hold only 5 favour points.",
+           "You hold only 21 favour points."],
+    "ru": ["У вас только 1 очко благосклонности.", "У вас только 2 очка благосклонности.",
+           "У вас только 5 очков благосклонности.", "У вас только 21 очко благосклонности."],
+    "cs": ["Máte jen 1 bod přízně.", "Máte jen 2 body přízně.", "Máte jen 5 bodů přízně.", "Máte jen 21 bodů přízně."],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_count_takes_the_plural_form_of_its_language(lang):
+    tr = Translator(lang=lang)
+    texts = [error_text(tr, engine.RuleError("favour_spend", "ENGLISH TEXT", held=n)) for n in (1, 2, 5, 21)]
+    assert texts == PLURALS[lang]
+
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("en", ["Only 1 point is held.", "Only 2 points are held.", "Only 5 points are held.", "Only 21 points are held."]),
+    ("ru", ["Есть только 1 очко.", "Есть только 2 очка.", "Есть только 5 очков.", "Есть только 21 очко."]),
+    ("cs", ["K dispozici je jen 1 bod.", "K dispozici jsou jen 2 body.", "K dispozici je jen 5 bodů.",
+            "K dispozici je jen 21 bodů."]),
+])
+def test_every_message_with_a_count_has_its_plural_forms(lang, forms):
+    tr = Translator(lang=lang)
+    assert [tr.ngettext("Only {n} point is held.", "Only {n} points are held.", n) for n in (1, 2, 5, 21)] == forms
+    dice = [tr.ngettext("{n} success die", "{n} success dice", n) for n in (1, 2, 5, 21)]
+    assert dice == {"en": ["1 success die", "2 success dice", "5 success dice", "21 success dice"],
+                    "ru": ["1 кость успеха", "2 кости успеха", "5 костей успеха", "21 кость успеха"],
+                    "cs": ["1 kostka úspěchu", "2 kostky úspěchu", "5 kostek úspěchu", "21 kostek úspěchu"]}[lang]
+    # every message with a count in the code is extracted with both English forms and translated in all three
+    plurals = set()
+    for path in (ROOT / "webapp").rglob("*.py"):
+        with open(path, "rb") as f:
+            plurals.update(m for _, _, m, _ in extract_marked(f, None, None, {}) if isinstance(m, tuple))
+    catalog = {m.id: m for m in po(lang) if m.pluralizable}
+    assert len(plurals) >= 6 and plurals <= set(catalog)
+    for singular, plural in plurals:
+        for n in (1, 2, 5, 21):
+            others = {name: "" for name in fields(plural) if name != "n"}
+            assert tr.ngettext(singular, plural, n, **others).count(str(n)) >= 1, (singular, n)
+
+
+def test_a_count_still_being_typed_takes_the_general_form():
+    tr = Translator(lang="cs")
+    assert tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", "1x") == \
+        "Aspoň jeden úspěch při 1x pokusech"

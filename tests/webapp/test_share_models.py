@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import panel as pn
 import pytest
 
 import engine
@@ -323,10 +324,11 @@ def test_a_bad_session_code_is_marked_on_the_field_and_numbering_stays_off():
     app = KostkaApp()
     panel = app.session_panel
     panel.code.value = "x" * 40
-    assert "invalid" in panel.code.css_classes and "too long" in panel.code.name
+    assert "invalid" in panel.code.css_classes and "too long" in panel.code_error.object
+    assert panel.code.name == "Session code"  # the label stays: a new one would redraw the field mid-typing
     assert app.state.rolls.session.code == ""
     app.tr.lang = "cs"
-    assert panel.code.name.startswith("Kód sezení — ")
+    assert panel.code.name == "Kód sezení" and "dlouhý" in panel.code_error.object
     panel.code.value = "Pátek"
     assert app.state.rolls.session.code == "Pátek" and "invalid" not in panel.code.css_classes
 
@@ -347,3 +349,82 @@ def test_only_an_r_parameter_in_the_address_is_a_link(part, found):
     from webapp.views.shell import _has_link
 
     assert _has_link(part) is found
+
+
+def test_each_screen_shares_its_own_last_roll_beside_it():
+    app = KostkaApp()
+    one_ring(app.state)
+    app.view_of("one-ring").roll()
+    one_ring_url = app.share_panel.url
+    assert links.decode_link(one_ring_url).system == "one-ring"
+    gurps(app.state)
+    view = app.view_of("gurps")
+    assert app.share_panel.url == "" and app.share_panels[("gurps", "contest")].url == ""  # nothing rolled here yet
+    app.state.gurps.secret = True
+    view.roll()
+    sealed = app.share_panel.url
+    assert links.decode_link(sealed).kind is links.Kind.SECRET
+    layout = view._layout.objects
+    # the sealed link sits right under the secret roll and its Reveal button, before the contest section
+    assert layout.index(view.share_slot) == layout.index(view.reveal) + 1 and view.share_slot.objects == [app.share_panel._layout]
+    assert layout.index(view.share_slot) < layout.index(next(o for o in layout if isinstance(o, pn.layout.Divider)))
+    view.roll_contest()
+    contest = app.share_panels[("gurps", "contest")]
+    assert links.decode_link(contest.url).system == "gurps-quick" and view.contest_share_slot.objects == [contest._layout]
+    assert app.share_panel.url == sealed  # a contest does not replace the roll's link
+    app.state.system = "one-ring"
+    assert app.share_panel.url == one_ring_url  # and the One Ring screen still shares its own
+
+
+def session_links(code, name, numbers):
+    """Links of a player's session rolls no. ``numbers`` (a number given twice: two different rolls)."""
+    out = []
+    for i, n in enumerate(numbers):
+        check = engine.FateCheck(skill=8, difficulty=i)
+        seed = links.session_roll_seed(code, n, check, name)
+        out.append(links.encode_roll_link(check, seed=seed, name=name, session_code=code, number=n))
+    return out
+
+
+def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload():
+    from webapp.links_model import NUMBERING_KEY
+
+    one, three, two = session_links("Friday", "Hanar", [1, 3, 2])
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={}, loaded=True)
+    for link in (one, three, two, two):  # no. 2 opened a second time
+        app.share.open(link)
+    report = app.session_panel.report.object
+    assert "Friday · Hanar: numbers 1–3" in report and "missing" not in report
+    assert "no. 2 twice: the same roll opened again" in report
+    stored = app.store.values[NUMBERING_KEY]
+    # another visit (a reload, another tab) starts from what the browser kept
+    again = KostkaApp()
+    again._doc_ready = True
+    again.store.param.update(values={NUMBERING_KEY: stored}, loaded=True)
+    assert "numbers 1–3" in again.session_panel.report.object
+    # the game master pastes a batch: a different roll no. 3 is a roll made again
+    other_three = session_links("Friday", "Hanar", [3, 3, 3])[2]
+    again.session_panel.paste.value = f"{other_three}\n\nnot a link\n"
+    again.session_panel.add_links()
+    assert "1 session link added. 1 line is not a session link." in again.session_panel.paste_message.object
+    assert "no. 3 twice: rolled again" in again.session_panel.report.object
+    again.session_panel.forget_code.value = "Friday"
+    again.session_panel.forget()  # a finished session
+    assert again.session_panel.report.object == "" and again.store.values[NUMBERING_KEY] == ""
+
+
+@pytest.mark.parametrize("text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}',
+                                  "x" * 500_000])
+def test_an_unreadable_stored_numbering_is_kept_aside_and_said(text):
+    from webapp.links_model import NUMBERING_KEY, read_numbering
+
+    with pytest.raises(InputError):
+        read_numbering(text)
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={NUMBERING_KEY: text}, loaded=True)
+    assert "numbering of session rolls could not be read" in app.storage_message.object
+    assert any(k.startswith("kostka.backup.") and v == text for k, v in app.store.values.items())
+    assert app.store.values[NUMBERING_KEY] == "" and app.share.seen == []

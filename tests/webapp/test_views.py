@@ -9,6 +9,7 @@ import pytest
 
 from engine import one_ring
 from webapp.dice import d6_pips, feat_die, success_die
+from webapp.views.common import NumberInput
 from webapp.views.shell import KostkaApp, log_rows
 
 XSS = '<img src=x onerror="alert(1)">'
@@ -71,11 +72,11 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
     view = app.view_of("one-ring")
     app.state.one_ring.ability = "awe"
     app.state.one_ring.character.awe = "9"
-    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
     assert labels == ["Awe — Must be from 0 to 6."]
     assert "Correct the marked fields" in view.odds_readout.object
     app.tr.lang = "ru"
-    labels = [w.name for w in view.sheet.select(pn.widgets.TextInput) if "invalid" in w.css_classes]
+    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
     assert labels == ["Трепет — Должно быть от 0 до 6."]
     view.roll()
     assert "Должно быть от 0 до 6." in view.roll_error.object
@@ -170,3 +171,74 @@ def test_dice_escape_labels_and_refuse_non_numbers():
     assert "<img" not in svg and len(re.findall("<circle", svg)) == 3
     with pytest.raises(TypeError):
         d6_pips("3", label="x")  # type: ignore[arg-type]
+
+
+def test_a_wrong_number_is_written_under_its_field_and_the_label_stays(app):
+    """A new label would make the browser draw the field again and throw the user out of it."""
+    view = app.view_of("gurps")
+    view.mod_rows._add(None)
+    (_, value), = view.mod_rows.rows
+    assert (value.label, value.inputmode) == ("Value", "numeric") and re.fullmatch(value.pattern, "-2")
+    value.value_input = "-"
+    assert (value.label, value.error) == ("Value", "Enter a whole number from -30 to 30.")
+    assert value.value_input == "-"
+    value.value_input = "-2"
+    assert value.error == "" and app.state.gurps.effective == 8
+    tries = next(w for w in view._layout.select(NumberInput) if w.label == "Tries")
+    assert re.fullmatch(tries.pattern, "3") and not re.fullmatch(tries.pattern, "-3")  # no minus on a count
+
+
+def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(app):
+    """Darkness −2 for one Stealth roll must not follow the next skill rolled with one tap."""
+    app.state.system = "gurps"
+    view = app.view_of("gurps")
+    desk = app.state.gurps
+    desk.character.skills = [{"name": "Stealth", "level": "12"}, {"name": "Guns", "level": "13"}]
+    desk.modifiers = [{"name": "Darkness", "value": "-2"}, {"name": "Wound", "value": "-1", "keep": True}, {"name": "", "value": "+1"}]
+    view.roll_skill(0)
+    entry = desk.last
+    assert entry.check.modifiers == (-2, -1, 1) and entry.ability == "Stealth"
+    assert "Modifiers used: Darkness \u22122, Wound \u22121, Modifier 3 +1" in view.result.object
+    assert desk.modifiers == [{"name": "Wound", "value": "-1", "keep": True}]  # the standing one stays
+    assert [k.value for k in view.mod_rows.keeps] == [True]
+    view.roll_skill(1)
+    assert desk.last.check.modifiers == (-1,) and "Modifiers used: Wound \u22121" in view.result.object
+    view.mod_rows.keeps[0].value = False  # no longer standing: it goes with the next roll
+    view.roll_contest()
+    assert "Modifiers used: Wound \u22121" in view.contest_result.object and desk.modifiers == []
+    view.roll()
+    assert "No modifiers." in view.result.object
+
+
+def test_contest_parts_follow_the_kind_of_contest_and_charts_fit_their_data(app):
+    from bokeh.models import Range1d
+
+    app.state.system = "gurps"
+    view = app.view_of("gurps")
+    desk = app.state.gurps
+    desk.character.skills = [{"name": "Brawling", "level": "14"}]
+    desk.opponent_level = "10"
+    assert desk.contest == "quick" and view.contest_options.objects == []  # the high-skill rule changes nothing here
+    chart = view.contest_chart
+    assert chart.values() == pytest.approx([float(desk.contest_odds.p_a_wins), float(desk.contest_odds.p_tie),
+                                            float(desk.contest_odds.p_b_wins)])
+    assert isinstance(chart.figure.y_range, Range1d)
+    peak = max(chart.values())
+    assert peak > 0.7 and chart.figure.y_range.end >= peak + 0.13  # the bar and its label inside the axis
+    desk.contest = "regular"
+    assert view.contest_options.objects == [view.hsr]
+    chart = view.contest_chart
+    assert list(chart.source.data["x"]) == ["You win", "Opponent wins"]  # no tie: a regular contest cannot end in one
+    assert view.contest_chart_slot.objects[0].object is chart.figure
+    assert sum(chart.values()) == pytest.approx(1.0) and chart.figure.y_range.end >= max(chart.values()) + 0.13
+
+
+def test_the_duel_chart_keeps_its_bars_inside_the_axis_and_clear_of_the_legend():
+    from bokeh.models import Range1d
+
+    from webapp.fight_charts import LifeLeftChart
+
+    chart = LifeLeftChart()
+    chart.update({1: 0.1, 2: 0.6}, {1: 0.3})
+    assert isinstance(chart.figure.y_range, Range1d) and chart.figure.y_range.end >= 0.6 * 1.15
+    assert chart.legend in chart.figure.above and chart.legend not in chart.figure.center

@@ -10,12 +10,13 @@ from typing import Any, ClassVar
 
 import panel as pn
 import param
+from panel.custom import JSComponent
 
 from engine import InputError
 
 from ..i18n import N_, Translator, error_text
 
-__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "TextField", "button", "checkbox", "html_pane", "models_frozen", "select"]
+__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "NumberInput", "TextField", "button", "checkbox", "html_pane", "models_frozen", "select"]
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
 #: controls, readable type, colours from the page palette, the dice. The static site serves it under
@@ -105,12 +106,115 @@ def html_pane(text: str = "", **kw: Any) -> pn.pane.HTML:
     return pn.pane.HTML(text, **kw)
 
 
+#: What a number field accepts while it is typed: digits with an optional leading sign (the
+#: minus may be typed as "-" or "\u2212"). A value outside it is marked wrong, never refused.
+SIGNED_PATTERN = "[\\-+\u2212]?[0-9]*"  # (the "-" escaped: browsers read a pattern in Unicode-sets mode)
+UNSIGNED_PATTERN = "[0-9]*"
+
+
+class NumberInput(JSComponent):
+    """A labelled text field for a whole number, with its error written under it.
+
+    Bokeh's own text input draws itself again whenever its title changes, which
+    throws the user out of the field (and closes a tablet's keyboard) in the
+    middle of typing "-2". Here the label, the error line and the red frame are
+    changed in place, the typed text is never rewritten while the user types,
+    and the field asks for a numeric keyboard (``inputmode``) with a
+    ``pattern`` that allows a leading minus where the value can be negative.
+    ``value_input`` follows every key, ``value`` each committed change.
+    """
+
+    value = param.String(default="")
+    value_input = param.String(default="")
+    label = param.String(default="")
+    error = param.String(default="", doc="The reason the value is wrong ('' when it is right)")
+    placeholder = param.String(default="")
+    inputmode = param.Selector(default="numeric", objects=["numeric", "decimal", "text"])
+    pattern = param.String(default=SIGNED_PATTERN)
+
+    _priority_changes: ClassVar[list[str]] = ["value", "value_input"]
+
+    _esm = """
+export function render({ model, el }) {
+  const label = document.createElement("label");
+  label.htmlFor = "number-input";
+  label.className = "number-label";
+  const input = document.createElement("input");
+  input.id = "number-input";
+  input.type = "text";
+  input.className = "bk-input";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.setAttribute("autocapitalize", "off");
+  const error = document.createElement("div");
+  error.id = "number-error";
+  error.className = "field-error";
+  error.setAttribute("aria-live", "polite");
+  el.classList.add("number-field");
+  el.append(label, input, error);
+  // What was typed since the field took focus: Python's echo of an earlier key must not
+  // overwrite the keys typed after it.
+  let typed = [];
+  const show = () => {
+    label.textContent = model.label;
+    input.inputMode = model.inputmode;
+    if (model.pattern) input.pattern = model.pattern; else input.removeAttribute("pattern");
+    input.placeholder = model.placeholder;
+    error.textContent = model.error;
+    if (model.error) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", "number-error");
+      el.classList.add("invalid");
+    } else {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+      el.classList.remove("invalid");
+    }
+  };
+  const focused = () => el.getRootNode().activeElement === input;
+  input.value = model.value;
+  input.addEventListener("focus", () => { typed = []; });
+  input.addEventListener("input", () => {
+    typed.push(input.value);
+    if (typed.length > 100) typed.shift();
+    model.value_input = input.value;
+  });
+  input.addEventListener("change", () => { model.value = input.value; });
+  model.on("value", () => {
+    if (input.value === model.value || (focused() && typed.includes(model.value))) return;
+    input.value = model.value;
+  });
+  for (const name of ["label", "error", "placeholder", "inputmode", "pattern"]) model.on(name, show);
+  show();
+}
+"""
+
+    _stylesheets: ClassVar[list[str]] = ["""
+.number-field { display: flex; flex-direction: column; }
+.number-label { font-size: 15px; margin-bottom: 2px; }
+input.bk-input { width: 100%; box-sizing: border-box; padding: 0 8px; border: 1px solid var(--k-border, #6b7781);
+  border-radius: 4px; }
+input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
+.number-field.invalid input.bk-input { border: 3px solid var(--k-bad, #b3261e); }
+.number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
+.field-error:empty { display: none; }
+"""]
+
+
+def number_input(label: str = "", value: str = "", *, signed: bool = True, width: int = 120, **kw: Any) -> NumberInput:
+    """A :class:`NumberInput` (a numeric keyboard; a leading minus allowed when ``signed``)."""
+    kw.setdefault("margin", (2, 5))
+    return NumberInput(label=label, value=value, value_input=value, width=width,
+                       pattern=SIGNED_PATTERN if signed else UNSIGNED_PATTERN, **kw)
+
+
 class TextField(pn.viewable.Viewer):
-    """A text input bound to a ``param.String`` of ``model``, showing its own error.
+    """A number field bound to a ``param.String`` of ``model``, showing its own error.
 
     The raw text stays in the model whatever it is; ``model.errors[key]``
-    (an :class:`engine.InputError`) is shown translated right on the field:
-    appended to its label (so screen readers announce it too) with a red frame.
+    (an :class:`engine.InputError`) is shown translated under the field with a
+    red frame, the label staying as it is (so the field keeps focus and caret
+    while a half-typed value is marked wrong).
     """
 
     def __init__(
@@ -124,6 +228,7 @@ class TextField(pn.viewable.Viewer):
         error_key: str | None = None,
         width: int = 120,
         placeholder: str = "",
+        signed: bool | None = None,
         **label_fmt: Any,
     ) -> None:
         super().__init__()
@@ -134,7 +239,10 @@ class TextField(pn.viewable.Viewer):
         self.label_fmt = label_fmt
         self.errors_of = errors_of or model
         self.error_key = error_key or pname
-        self.input = TextInput(value=getattr(model, pname), width=width, margin=(2, 5))
+        if signed is None:  # a field whose bounds allow a negative value (or are unknown) takes a minus
+            low = getattr(type(model), "BOUNDS", {}).get(pname, (None, None))[0]
+            signed = low is None or low < 0
+        self.input = number_input(value=getattr(model, pname), width=width, signed=signed)
         if placeholder:
             binder.text(self.input, "placeholder", placeholder)
         self.input.param.watch(self._typed, "value_input")
@@ -149,7 +257,7 @@ class TextField(pn.viewable.Viewer):
 
     def _model_changed(self, event: Any) -> None:
         if self.input.value != event.new:
-            self.input.value = event.new
+            self.input.param.update(value=event.new, value_input=event.new)
 
     @property
     def error_message(self) -> str:
@@ -159,10 +267,8 @@ class TextField(pn.viewable.Viewer):
     def _show_error(self, *_: Any) -> None:
         label = self.binder.tr(self.label, **self.label_fmt)
         message = self.error_message
-        self.input.param.update(
-            name=f"{label} — {message}" if message else label,
-            css_classes=["invalid"] if message else [],
-        )
+        if (self.input.label, self.input.error) != (label, message):
+            self.input.param.update(label=label, error=message)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.input

@@ -66,7 +66,7 @@ def fight_error_text(tr: Translator, error: Any) -> str:
                      "lower them or use the simulation."))
     if field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack",
                  "monster_defence") and code == "rule":
-        return tr(N_("Only {held} points are held."), held=params.get("held", 0))
+        return tr.ngettext("Only {n} point is held.", "Only {n} points are held.", params.get("held", 0))
     if field == "fight":
         return tr(N_("Start the fight first, or start a new one."))
     if field == "recover":
@@ -126,7 +126,8 @@ class FateScreens(pn.viewable.Viewer):
         binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
         self.check_view = FateView(app, binder)
         self._fight: FightView | None = None
-        self.body = pn.Column(self.check_view, sizing_mode="stretch_width")
+        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
+        self.body = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
 
@@ -144,7 +145,7 @@ class FateScreens(pn.viewable.Viewer):
         return getattr(check, name)
 
     def _switched(self, event: Any) -> None:
-        self.body.objects = [self.fight_view if event.new == "fight" else self.check_view]
+        self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout
@@ -158,7 +159,8 @@ class FightView(pn.viewable.Viewer):
         self.app = app
         self.binder = binder
         self.tr = binder.tr
-        self.desk = desk = FightDesk(app)
+        self.desk = desk = FightDesk(app, tr=binder.tr)
+        binder.on_lang(desk.localise_names)
         self.setup = desk.setup
         self.run = desk.run
 
@@ -391,7 +393,8 @@ class FightView(pn.viewable.Viewer):
             self._bench_empty = {side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")}
             self._bench_rows = {side: pn.FlexBox(self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap",
                                                  align_items="center") for side in ("heroes", "monsters")}
-            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"]]
+            self.unnamed_note = html_pane("")
+            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"], self.unnamed_note]
             self._grid_head = html_pane("")
             self.grid.objects = [self._grid_head]
             self._place_rows: list[pn.Row] = []
@@ -408,6 +411,14 @@ class FightView(pn.viewable.Viewer):
                 b.param.update(name=n, button_type="primary" if selected else "default", visible=True)
             for b in self._bench_pool[side][len(names):]:
                 b.visible = False
+        # a creature needs a name to stand in a place: say which ones cannot join, and why
+        unnamed = ([tr(N_("Character {n}"), n=i + 1) for i in desk.unnamed("heroes")]
+                   + [tr(N_("Monster {n}"), n=i + 1) for i in desk.unnamed("monsters")])
+        self.unnamed_note.object = "" if not unnamed else (
+            '<div class="field-error" data-testid="unnamed">' + escape(tr.ngettext(
+                "{n} without a name cannot join the fight ({names}): give it a name on its sheet.",
+                "{n} without a name cannot join the fight ({names}): give them names on their sheets.",
+                len(unnamed), names=", ".join(unnamed))) + "</div>")
         self._grid_head.object = (
             '<div style="display:flex;gap:6px;font-weight:600">'
             + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
@@ -601,7 +612,8 @@ class FightView(pn.viewable.Viewer):
             elif state.winner == "monsters":
                 text = tr(N_("The monsters win in round {round}."), round=state.round)
             else:
-                text = tr(N_("No winner after {round} rounds: the fight is stopped."), round=state.round)
+                text = tr.ngettext("No winner after {n} round: the fight is stopped.",
+                                   "No winner after {n} rounds: the fight is stopped.", state.round)
             good = "good" if state.winner == "heroes" else "bad"
             status = f'<div class="outcome {good}" data-testid="fight-over">{escape(text)}</div>'
             self.target.options = []
@@ -636,6 +648,8 @@ class FightView(pn.viewable.Viewer):
             self.step.object = ""
             return
         events = entry.roll["events"]
+        state = self.run.state
+        sides = {c.name: "heroes" if c.kind == "hero" else "monsters" for c in state.creatures} if state is not None else {}
         label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
         parts = []
         for e in events:
@@ -648,7 +662,10 @@ class FightView(pn.viewable.Viewer):
                     outcome = tr(N_("Hit: {damage} damage"), damage=e["damage"])
                 else:
                     outcome = tr(N_("Parried"))
-                parts.append(f'<div class="outcome {"good" if e["hit"] else "bad"}" data-testid="blow">'
+                # coloured by who comes off well: a hero's hit or a monster parried is good news
+                side = sides.get(e["attacker"])
+                css = "" if side is None else "good" if (side == "heroes") == bool(e["hit"]) else "bad"
+                parts.append(f'<div class="outcome {css}" data-testid="blow" data-attacker="{escape(side or "")}">'
                              f"{escape(outcome)}</div>")
                 if not any(x["event"] == "extra_attack" for x in events):
                     why = no_extra_attack_text(tr, e)
@@ -706,7 +723,8 @@ class FightView(pn.viewable.Viewer):
         survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
         self.sim_readout.object = (
             '<div class="readout" data-testid="sim-readout">'
-            + escape(tr(N_("Heroes win {p} of {runs} fights (95% interval {low}–{high})."), p=percent(summary["p_heroes_win"]),
+            + escape(tr.ngettext("Heroes win {p} of {n} fight (interval of 95%: {low}–{high}).",
+                                "Heroes win {p} of {n} fights (interval of 95%: {low}–{high}).", summary["runs"], p=percent(summary["p_heroes_win"]),
                         runs=summary["runs"], low=percent(low), high=percent(high)))
             + "<br>" + escape(tr(N_("Monsters win {m}, unfinished {u}; {r:.1f} rounds on average."),
                                  m=summary["monster_wins"], u=summary["unfinished"], r=summary["mean_rounds"]))

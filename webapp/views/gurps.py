@@ -15,7 +15,8 @@ from ..i18n import N_, error_text
 from ..models import (
     GURPS_ATTRIBUTES, GURPS_DEFENCES, GURPS_LABELS, GURPS_OUTCOMES, GURPS_POOL_STATES, GURPS_ROLLS, MAX_ROWS, AppState, GurpsDesk,
 )
-from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
+from .common import (Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, number_input,
+                     percent, select)
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -41,12 +42,14 @@ class _ListRows(pn.viewable.Viewer):
     """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``."""
 
     def __init__(self, view: GurpsView, owner: Any, pname: str, value_key: str, name_label: str, value_label: str,
-                 error_prefix: str, add_label: str, roll_buttons: bool = False) -> None:
+                 error_prefix: str, add_label: str, roll_buttons: bool = False, keep_toggles: bool = False) -> None:
         super().__init__()
         self.view, self.owner, self.pname, self.value_key = view, owner, pname, value_key
         self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
         self.roll_buttons = roll_buttons
+        self.keep_toggles = keep_toggles
         self.rows: list[tuple[Any, Any]] = []
+        self.keeps: list[Any] = []
         self.column = pn.Column(margin=0, sizing_mode="stretch_width")
         self.add = button("", width=200)
         view.binder.text(self.add, "name", add_label)
@@ -64,10 +67,12 @@ class _ListRows(pn.viewable.Viewer):
         if len(self.items) < MAX_ROWS:
             setattr(self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}])
 
-    def _set(self, index: int, key: str, value: str) -> None:
+    def _set(self, index: int, key: str, value: Any) -> None:
         items = [dict(r) for r in self.items]
         if index < len(items) and items[index].get(key) != value:
             items[index][key] = value
+            if key == "keep" and not value:
+                del items[index][key]
             setattr(self.owner, self.pname, items)
 
     def _remove(self, index: int) -> None:
@@ -80,14 +85,20 @@ class _ListRows(pn.viewable.Viewer):
         rows = []
         self.rows = []
         self.roll_buttons_of: dict[int, Any] = {}
+        self.keeps = []
         for i, item in enumerate(self.items):
             name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
-            value = TextInput(value=item.get(self.value_key, ""), width=110, margin=(2, 5))
+            value = number_input(value=item.get(self.value_key, ""), width=110)
             name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
             value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
             remove = button("✕", width=48, margin=(22, 4, 0, 4))
             remove.on_click(lambda e, i=i: self._remove(i))
             parts: list[Any] = [name, value]
+            if self.keep_toggles:  # a standing modifier stays for every roll; the others go after one
+                keep = checkbox(value=bool(item.get("keep")), width=110, margin=(22, 4, 0, 4))
+                keep.param.watch(lambda e, i=i: self._set(i, "keep", bool(e.new)), "value")
+                self.keeps.append(keep)
+                parts.append(keep)
             if self.roll_buttons:
                 roll = button("⚄", width=52, margin=(22, 4, 0, 4))
                 roll.on_click(lambda e, i=i: self.view.roll_skill(i))
@@ -101,31 +112,40 @@ class _ListRows(pn.viewable.Viewer):
         self._errors()
 
     def _relabel(self) -> None:
+        for keep in self.keeps:
+            keep.name = self.view.tr(N_("Keep"))
         self._errors()
 
     def _sync(self, *_: Any) -> None:
         if len(self.rows) != len(self.items):
             self._rebuild()
             return
+        for keep, item in zip(self.keeps, self.items):
+            if keep.value != bool(item.get("keep")):
+                keep.value = bool(item.get("keep"))
         self._errors()
         for (name, value), item in zip(self.rows, self.items):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
-            if value.value != item.get(self.value_key, ""):
-                value.value = item.get(self.value_key, "")
+            if value.value_input != item.get(self.value_key, ""):
+                value.param.update(value=item.get(self.value_key, ""), value_input=item.get(self.value_key, ""))
 
     def _errors(self, *_: Any) -> None:
         tr = self.view.tr
         errors = self.view.desk.errors
         for i, (name, value) in enumerate(self.rows):
-            name.name = tr(self.name_label, n=i + 1)
+            if name.name != tr(self.name_label, n=i + 1):
+                name.name = tr(self.name_label, n=i + 1)
             if i in self.roll_buttons_of and i < len(self.items):
                 what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
-                self.roll_buttons_of[i].description = tr(N_("Roll {ability}"), ability=what)
+                described = tr(N_("Roll {ability}"), ability=what)
+                if self.roll_buttons_of[i].description != described:
+                    self.roll_buttons_of[i].description = described
             error = errors.get(f"{self.error_prefix}{i}")
             label = tr(self.value_label, n=i + 1)
             message = error_text(tr, error) if error is not None else ""
-            value.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
+            if (value.label, value.error) != (label, message):
+                value.param.update(label=label, error=message)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.column, self.add, margin=0, sizing_mode="stretch_width")
@@ -167,7 +187,11 @@ class GurpsView(pn.viewable.Viewer):
         mods_title = html_pane("")
         binder.on_lang(lambda: setattr(mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'))
         self.mod_rows = _ListRows(self, self.desk, "modifiers", "value", N_("Modifier {n}"), N_("Value"), "modifier_",
-                                  N_("Add a modifier"))
+                                  N_("Add a modifier"), keep_toggles=True)
+        mods_note = html_pane("")
+        binder.on_lang(lambda: setattr(mods_note, "object", '<div class="note" data-testid="modifiers-note">' + escape(tr(N_(
+            "A modifier is cleared after the roll it was added for; tick Keep for one that stands (a wound, "
+            "the light of the whole scene)."))) + "</div>"))
         self.defence = checkbox(value=self.desk.defence)
         binder.text(self.defence, "name", N_("Defence roll"))
         self.defence.link(self.desk, value="defence", bidirectional=True)
@@ -183,7 +207,7 @@ class GurpsView(pn.viewable.Viewer):
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
         self.not_allowed = html_pane("")
         roll_panel = pn.Column(
-            self.skill, mods_title, self.mod_rows, pn.Row(self.defence, self.secret), tries,
+            self.skill, mods_title, mods_note, self.mod_rows, pn.Row(self.defence, self.secret), tries,
             self.effective, self.not_allowed, self.roll_button, self.roll_error, width=460, margin=(5, 10),
         )
 
@@ -209,24 +233,39 @@ class GurpsView(pn.viewable.Viewer):
         self.opponent.param.watch(lambda e: setattr(self.desk, "opponent", e.new) if e.new else None, "value")
         self.desk.param.watch(lambda e: self._opponent_options(), "opponent")
         opp_level = TextField(binder, self.desk, "opponent_level", N_("Opponent's effective skill"), width=200)
-        hsr = checkbox(value=self.desk.high_skill_rule)
+        self.hsr = hsr = checkbox(value=self.desk.high_skill_rule)
         binder.text(hsr, "name", N_("High-skill rule (lower both to 14)"))
         hsr.link(self.desk, value="high_skill_rule", bidirectional=True)
         self.contest_readout = html_pane("")
-        self.contest_chart = BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200)
+        # A quick contest can end in a tie, a regular one cannot; the high-skill rule is the regular
+        # contest's alone. Each kind shows only its own parts (changing children, not ``visible``).
+        self.contest_charts = {
+            "quick": BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200),
+            "regular": BarChart(["a", "b"], [GOOD, BAD], height=200),
+        }
+        self._contest_panes = {kind: pn.pane.Bokeh(chart.figure, sizing_mode="stretch_width", height=210)
+                               for kind, chart in self.contest_charts.items()}
+        self.contest_options = pn.Column(margin=0, sizing_mode="stretch_width")
+        self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
+        self.desk.param.watch(lambda e: self._contest_parts(), "contest")
+        self._contest_parts()
         self.contest_button = button("", kind="primary", width=220, height=56)
         binder.text(self.contest_button, "name", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
         self.contest_result = html_pane("")
+        # The page puts the share panels here: a roll's link beside the roll (a secret roll's sealed
+        # link beside the secret roll), a contest's beside the contest.
+        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.contest_share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         contest = pn.Column(
-            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), hsr, self.contest_readout,
-            pn.pane.Bokeh(self.contest_chart.figure, sizing_mode="stretch_width", height=210),
-            self.contest_button, self.contest_result, sizing_mode="stretch_width",
+            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), self.contest_options, self.contest_readout,
+            self.contest_chart_slot,
+            self.contest_button, self.contest_result, self.contest_share_slot, sizing_mode="stretch_width",
         )
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"])
         self.desk.param.watch(self._show_result, "last")
-        self.desk.param.watch(self._show_contest, "last_contest")
+        self.desk.param.watch(self._show_contest, ["last_contest", "last_contest_modifiers"])
         self.app.rolls.log.param.watch(lambda e: self._show_result(), "entries")
         binder.on_lang(self._show_odds)
         binder.on_lang(self._show_result)
@@ -239,6 +278,7 @@ class GurpsView(pn.viewable.Viewer):
             self.legend,
             self.result,
             self.reveal,
+            self.share_slot,
             pn.layout.Divider(),
             contest,
             sizing_mode="stretch_width",
@@ -356,7 +396,7 @@ class GurpsView(pn.viewable.Viewer):
         else:
             extra = ""
             if desk.p_any is not None and self.desk.tries.strip() not in ("", "1"):
-                extra = f' · {escape(tr(N_("At least one success in {n} tries"), n=self.desk.tries.strip()))}: {percent(desk.p_any)}'
+                extra = f' · {escape(tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", self.desk.tries.strip()))}: {percent(desk.p_any)}'
             self.odds_readout.object = (
                 f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
                 f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Critical success")))}: '
@@ -371,6 +411,19 @@ class GurpsView(pn.viewable.Viewer):
         ) + "</div>"
         self._show_contest_odds()
 
+    @property
+    def contest_chart(self) -> BarChart:
+        """The chart of the contest kind chosen now."""
+        return self.contest_charts[self.desk.contest]
+
+    def _contest_parts(self) -> None:
+        options = [self.hsr] if self.desk.contest == "regular" else []
+        if self.contest_options.objects != options:
+            self.contest_options.objects = options
+        pane = self._contest_panes[self.desk.contest]
+        if self.contest_chart_slot.objects != [pane]:
+            self.contest_chart_slot.objects = [pane]
+
     def _show_contest_odds(self) -> None:
         tr = self.tr
         odds = self.desk.contest_odds
@@ -381,8 +434,10 @@ class GurpsView(pn.viewable.Viewer):
             self.contest_chart.update(None)
             self.contest_readout.object = f'<div class="readout muted">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
             return
-        tie = getattr(odds, "p_tie", 0)
-        self.contest_chart.update({"a": odds.p_a_wins, "tie": tie, "b": odds.p_b_wins})
+        shown = {"a": odds.p_a_wins, "b": odds.p_b_wins}
+        if hasattr(odds, "p_tie"):
+            shown["tie"] = odds.p_tie
+        self.contest_chart.update(shown)
         text = f'{escape(tr(N_("You win")))}: <b data-testid="p-contest">{percent(odds.p_a_wins)}</b> · {escape(tr(N_("Opponent wins")))}: {percent(odds.p_b_wins)}'
         if hasattr(odds, "p_tie"):
             text += f" · {escape(tr(N_('Tie')))}: {percent(odds.p_tie)}"
@@ -415,7 +470,8 @@ class GurpsView(pn.viewable.Viewer):
         if entry.hidden:
             self.result.object = (
                 f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div></div>'
+                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div>'
+                f'{self._modifiers_html(self.desk.last_modifiers)}</div>'
             )
             self.reveal.visible = True
             self.chart.update(self.desk.odds.by_roll if self.desk.odds else None, None)
@@ -427,15 +483,27 @@ class GurpsView(pn.viewable.Viewer):
         self.result.object = (
             f'<div data-testid="roll-result">{head}{_dice(tr, roll.dice, "3d6")}'
             f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
-            f'<div class="readout">{escape(detail)}</div></div>'
+            f'<div class="readout">{escape(detail)}</div>{self._modifiers_html(self.desk.last_modifiers)}</div>'
         )
         self._show_odds()
 
+    def _modifiers_html(self, used: Any) -> str:
+        """Which modifiers a roll used, by name and value ("Darkness −2, Aim +1"), or that it used none."""
+        tr = self.tr
+        if not used:
+            return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("No modifiers.")))}</div>'
+        names = ", ".join(
+            f"{name or tr(N_('Modifier {n}'), n=i + 1)} " + f"{value:+d}".replace("-", "\u2212") for i, (name, value) in enumerate(used)
+        )
+        return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("Modifiers used: {names}"), names=names))}</div>'
+
     def roll_contest(self) -> None:
         try:
-            self.app.roll_contest()
+            entry = self.app.roll_contest()
         except InputError as error:
             self.contest_result.object = alert_html(error_text(self.tr, error))
+            return
+        self.desk.after_contest(entry)
 
     def _show_contest(self, *_: Any) -> None:
         tr = self.tr
@@ -462,7 +530,8 @@ class GurpsView(pn.viewable.Viewer):
         if hasattr(roll, "margin_of_victory") and roll.winner is not None:
             outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
         self.contest_result.object = (
-            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div></div>'
+            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div>'
+            f'{self._modifiers_html(self.desk.last_contest_modifiers)}</div>'
         )
 
     def __panel__(self) -> pn.viewable.Viewable:

@@ -334,7 +334,7 @@ class OneRingView(pn.viewable.Viewer):
             f' · {escape(tr(N_("Extraordinary success")))}: {percent(odds.p_extraordinary)}</div>'
         )
         mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[str(check.feat_mode)]
-        parts = [tr(N_("{n} success dice"), n=check.success_dice)]
+        parts = [tr.ngettext("{n} success die", "{n} success dice", check.success_dice)]
         parry = self.desk.parry_value() if self.desk.is_attack else 0
         if self.desk.ability == "protection":
             parts.append(tr(N_("TN {tn} = the blow's Injury"), tn=check.tn))

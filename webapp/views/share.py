@@ -20,10 +20,10 @@ from engine import InputError, links
 
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, Translator, error_text
-from ..links_model import Opened, ShareModel, check_link, entry_link
+from ..links_model import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane
+from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane, select
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
 
@@ -186,12 +186,21 @@ def _session_text(tr: Translator, code: str | None, number: int | None) -> str:
 
 
 class SharePanel(pn.viewable.Viewer):
-    """Under the system's screen: the link of the latest roll and of the check on the form."""
+    """Beside a system's roll: the link of its latest roll and of the check on its form.
 
-    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None) -> None:
+    Each screen has its own panel: ``system`` is the screen's system and
+    ``kinds`` the log entries it shares (``"roll"``, ``"contest"``), so the
+    GURPS screen never shows the link of a One Ring roll, and a contest's link
+    sits beside the contest.
+    """
+
+    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None, *,
+                 system: str = "one-ring", kinds: tuple[str, ...] = ("roll", "contest")) -> None:
         super().__init__()
         self.state = state
         self.share = share
+        self.system = system
+        self.kinds = kinds
         self.binder = binder
         self.tr = tr = binder.tr
         self.base_url = base_url or (lambda: "")
@@ -210,9 +219,8 @@ class SharePanel(pn.viewable.Viewer):
         self.reveal_button.on_click(lambda e: self.reveal())
         self.message = html_pane("")
         state.rolls.log.param.watch(self._log_changed, "entries")
-        for desk in state.desks.values():  # a check link on screen follows the form
-            desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
-        state.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "system")
+        # a check link on screen follows the form
+        self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         self._mode = ""
         # Parts come and go by changing children, not ``visible`` (which the browser build does not
         # always pass on to the page).
@@ -223,12 +231,17 @@ class SharePanel(pn.viewable.Viewer):
         )
         binder.on_lang(self._redraw)
 
+    @property
+    def desk(self) -> Any:
+        return self.state.desks[self.system]
+
     def shows(self, part: Any) -> bool:
         """Whether ``part`` (a button or the QR code) is on the page now."""
         return part in self.buttons.objects or part in self._layout.objects
 
     def _show_parts(self, reveal: bool = False) -> None:
-        buttons = [self.copy, self.check_button] + ([self.reveal_button] if reveal else [])
+        buttons = (([self.copy] if self.url else []) + ([self.check_button] if "roll" in self.kinds else [])
+                   + ([self.reveal_button] if reveal else []))
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
         parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
@@ -238,7 +251,7 @@ class SharePanel(pn.viewable.Viewer):
     # -- what is shown ------------------------------------------------------------------------------
     def _log_changed(self, *_: Any) -> None:
         entries = self.state.rolls.log.entries
-        latest = next((e for e in reversed(entries) if e.kind in ("roll", "contest")), None)
+        latest = next((e for e in reversed(entries) if e.kind in self.kinds and e.system == self.system), None)
         if latest is None:
             self.entry, self._mode = None, ""
         elif latest is not self.entry or self._mode == "roll":
@@ -247,8 +260,7 @@ class SharePanel(pn.viewable.Viewer):
 
     def show_check(self) -> None:
         """Show the link of the prepared check now on the form."""
-        desk = self.state.desk
-        check = getattr(desk, "check", None)
+        check = getattr(self.desk, "check", None)
         if check is None:
             self._mode = "check-error"
         else:
@@ -291,9 +303,9 @@ class SharePanel(pn.viewable.Viewer):
         tr = self.tr
         self.message.object = ""
         if self._mode in ("check", "check-error"):
-            desk = self.state.desk
-            label = getattr(desk, "ability", "") if self.state.system == "one-ring" else ""
-            if self.state.system == "gurps":
+            desk = self.desk
+            label = getattr(desk, "ability", "") if self.system == "one-ring" else ""
+            if self.system == "gurps":
                 label = desk.ability_name()  # the skill's name, or Will, Per, Dodge, Parry, Block
             try:
                 self._set_url(check_link(desk.check, name=desk.character.name_text, label=label))
@@ -517,16 +529,61 @@ class SessionPanel(pn.viewable.Viewer):
         self.tr = tr = binder.tr
         self.code = TextInput(value=share.session.code, width=240, height=70, max_length=links.MAX_CODE_LENGTH * 2)
         self.error: InputError | None = None
+        self.code_error = html_pane("")
         self.code.param.watch(self._typed, "value")
         share.session.param.watch(self._code_changed, "code")
         self.help = html_pane("")
         binder.on_lang(lambda: setattr(self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'))
         binder.on_lang(self._label)
         self.report = html_pane("")
-        state.rolls.log.param.watch(self._report, "entries")
+        state.rolls.log.param.watch(self._own_rolls, "entries")
         share.param.watch(self._report, "seen")
+        # the game master's batch of players' links, and the end of a session
+        self.paste = pn.widgets.TextAreaInput(height=120, width=420, max_length=MAX_SEEN * (links.MAX_LINK_TEXT + 2))
+        binder.text(self.paste, "name", N_("Players' links, one per line"))
+        self.add_button = button("", width=200)
+        binder.text(self.add_button, "name", N_("Add these links"))
+        self.add_button.on_click(lambda e: self.add_links())
+        self.paste_message = html_pane("")
+        self.forget_code = select(width=220)
+        binder.text(self.forget_code, "name", N_("Finished session"))
+        self.forget_button = button("", width=220)
+        binder.text(self.forget_button, "name", N_("Clear its numbering"))
+        self.forget_button.on_click(lambda e: self.forget())
+        self.forget_row = pn.Row(margin=0)
+        self._layout = pn.Column(
+            pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help), self.report,
+            pn.FlexBox(self.paste, self.add_button, align_items="flex-end", flex_wrap="wrap"), self.paste_message,
+            self.forget_row, sizing_mode="stretch_width",
+        )
         binder.on_lang(self._report)
-        self._layout = pn.Column(pn.Row(self.code, self.help), self.report, sizing_mode="stretch_width")
+
+    def _own_rolls(self, event: Any) -> None:
+        """This device's session rolls join the numbering kept in the browser (once each)."""
+        for entry in event.new if event is not None else ():
+            if getattr(entry, "session_code", None) and entry.kind in ("roll", "contest"):
+                try:
+                    self.share.remember(entry_link(entry).link, again=False)
+                except InputError:
+                    continue
+        self._report()
+
+    def add_links(self) -> None:
+        tr = self.tr
+        added, bad = self.share.add_links(self.paste.value_input or self.paste.value or "")
+        parts = [tr.ngettext("{n} session link added.", "{n} session links added.", added)]
+        if bad:
+            parts.append(tr.ngettext("{n} line is not a session link.", "{n} lines are not session links.", bad))
+        css = "field-error" if bad else "note"
+        self.paste_message.object = f'<div class="{css}" data-testid="paste-message">{escape(" ".join(parts))}</div>'
+        if not bad:
+            self.paste.value = ""
+
+    def forget(self) -> None:
+        code = self.forget_code.value
+        if code:
+            self.share.forget(code)
+            self.paste_message.object = ""
 
     def _label(self) -> None:
         label = self.tr(N_("Session code"))
@@ -536,7 +593,14 @@ class SessionPanel(pn.viewable.Viewer):
                 message = self.tr(N_("This session code is too long."))
             else:
                 message = self.tr(N_("A session code cannot contain control characters."))
-        self.code.param.update(name=f"{label} — {message}" if message else label, css_classes=["invalid"] if message else [])
+        # The label stays as it is while the code is typed (a new label redraws the field and throws the
+        # user out of it); the reason is written under the field.
+        if self.code.name != label:
+            self.code.name = label
+        css = ["invalid"] if message else []
+        if self.code.css_classes != css:
+            self.code.css_classes = css
+        self.code_error.object = alert_html(message) if message else ""
 
     def _typed(self, event: Any) -> None:
         try:
@@ -556,9 +620,17 @@ class SessionPanel(pn.viewable.Viewer):
             groups = self.share.gaps(self.state.rolls.log.entries)
         except InputError:
             groups = []
+        codes = self.share.codes()
+        self.forget_code.options = codes
+        if codes and self.forget_code.value not in codes:
+            self.forget_code.value = codes[-1]
+        forget = [self.forget_code, self.forget_button] if codes else []
+        if self.forget_row.objects != forget:
+            self.forget_row.objects = forget
         if not groups:
             self.report.object = ""
             return
+        again = self.share.times_opened()
         rows = []
         for group in groups:
             who = group.name or tr(N_("Unnamed character"))
@@ -566,8 +638,15 @@ class SessionPanel(pn.viewable.Viewer):
             problems = []
             if group.missing:
                 problems.append(tr(N_("missing: {numbers}"), numbers=", ".join(map(str, group.missing))))
-            if group.duplicates:
-                problems.append(tr(N_("rolled again: {numbers}"), numbers=", ".join(map(str, group.duplicates))))
+            for number in group.duplicates:
+                problems.append(tr(N_("no. {number} twice: rolled again"), number=number))
+            for number in group.numbers:
+                times = again.get((group.session_code, group.name, number), 1)
+                if times == 2 and number not in group.duplicates:
+                    problems.append(tr(N_("no. {number} twice: the same roll opened again"), number=number))
+                elif times > 2 and number not in group.duplicates:
+                    problems.append(tr.ngettext("no. {number} opened {n} time: the same roll",
+                                                "no. {number} opened {n} times: the same roll", times, number=number))
             status = "; ".join(problems) if problems else tr(N_("no gaps"))
             css = "field-error" if problems else "note"
             rows.append(f'<li class="{css}">{escape(group.session_code)} · {escape(who)}: {escape(numbers)} — {escape(status)}</li>')

@@ -22,7 +22,8 @@ from engine.links import LINK_KEY
 from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..address import read_address
 from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
-from ..links_model import ShareModel, export_characters, export_log, import_characters
+from ..links_model import (MAX_SEEN, NUMBERING_KEY, ShareModel, export_characters, export_log, import_characters, keep_aside,
+                           numbering_json, read_numbering)
 from ..messages import address_problem_text, document_error_text, storage_messages
 from ..models import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS, MAX_KEPT_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
 from ..stored import read_stored
@@ -164,8 +165,10 @@ class KostkaApp(pn.viewable.Viewer):
         self._pending_store = False
         self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG], height=0, width=0, margin=0)
+        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
+                                  height=0, width=0, margin=0)
         self.share = ShareModel(session=self.state.rolls.session)
+        self.share.param.watch(lambda *_: self._save_numbering(), "seen")
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
 
@@ -226,7 +229,6 @@ class KostkaApp(pn.viewable.Viewer):
         self._views: dict[str, pn.viewable.Viewer] = {}
         self.screen = pn.Column(sizing_mode="stretch_width")
         self.state.param.watch(self._system_changed, "system")
-        self._system_changed()
 
         # -- log ----------------------------------------------------------------------------------
         log_title = html_pane("")
@@ -250,12 +252,19 @@ class KostkaApp(pn.viewable.Viewer):
 
         # -- share links ------------------------------------------------------------------------
         self.link_panel = LinkPanel(self.state, self.share, binder)
-        self.share_panel = SharePanel(self.state, self.share, binder, base_url=self._base_url)
+        #: Each screen's own share panels: (system, kind of roll) -> panel, placed beside the screen's roll.
+        self.share_panels = {
+            (system, kind): SharePanel(self.state, self.share, binder, base_url=self._base_url, system=system,
+                                       kinds=kinds)
+            for system, kind, kinds in (("one-ring", "roll", ("roll",)), ("gurps", "roll", ("roll",)),
+                                        ("gurps", "contest", ("contest",)), ("fate", "roll", ("roll",)))
+        }
         self.session_panel = SessionPanel(self.state, self.share, binder)
+        self._system_changed()
 
         self.dice_card = DiceCard(self.state, binder)
         self._layout = pn.Column(
-            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen, self.share_panel,
+            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen,
             self.dice_card, pn.layout.Divider(), self.session_panel, log,
             sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
         )
@@ -277,8 +286,27 @@ class KostkaApp(pn.viewable.Viewer):
             self._views[system] = cls(self.state, self.binder)
         return self._views[system]
 
+    @property
+    def share_panel(self) -> SharePanel:
+        """The share panel of the rolls of the screen shown now."""
+        return self.share_panels[(self.state.system, "roll")]
+
+    def view_with_share(self, system: str) -> list[Any]:
+        """The screen of ``system`` with its share panels in the places it keeps for them (else under it)."""
+        view = self.view_of(system)
+        slot = getattr(view, "share_slot", None)
+        panel = self.share_panels[(system, "roll")]
+        contest_slot = getattr(view, "contest_share_slot", None)
+        if contest_slot is not None and not contest_slot.objects:
+            contest_slot.objects = [self.share_panels[(system, "contest")]]
+        if slot is None:
+            return [view, panel]
+        if not slot.objects:
+            slot.objects = [panel]
+        return [view]
+
     def _system_changed(self, *_: Any) -> None:
-        self.screen.objects = [self.view_of(self.state.system)]
+        self.screen.objects = self.view_with_share(self.state.system)
         self._character_options()
         self._update_url()
 
@@ -353,12 +381,37 @@ class KostkaApp(pn.viewable.Viewer):
         if messages:
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
+        self._load_numbering(values, stamp)
         if self._url_applied:
             self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
         self._save_log()
         self.store.ready = True
+
+    def _load_numbering(self, values: dict[str, str], stamp: str) -> None:
+        """The session links kept from earlier (before those of this visit); unreadable: kept aside, said."""
+        text = values.get(NUMBERING_KEY, "")
+        if not text:
+            self._save_numbering()
+            return
+        try:
+            stored = read_numbering(text)
+        except InputError:
+            self.store.values = keep_aside(dict(self.store.values), NUMBERING_KEY, stamp)
+            self.storage_message.object += (
+                '<div class="field-error" role="alert" data-testid="storage-message">'
+                + escape(self.tr(N_("The stored numbering of session rolls could not be read; a copy was kept aside.")))
+                + "</div>")
+            return
+        self.share.seen = [*stored, *self.share.seen][-MAX_SEEN:]
+
+    def _save_numbering(self) -> None:
+        if not self._stored_loaded:
+            return  # never overwrite what the browser holds before reading it
+        text = numbering_json(self.share.seen) if self.share.seen else ""
+        if self.store.values.get(NUMBERING_KEY, "") != text:
+            self.store.values = {**self.store.values, NUMBERING_KEY: text}
 
     def _save_session(self) -> None:
         if not self._stored_loaded:

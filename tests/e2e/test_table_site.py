@@ -1,0 +1,301 @@
+"""What breaks trust at the table, tried on the built static site (Pyodide in the browser).
+
+Each test plays what a player or the game master does: type a negative
+modifier on a tablet, roll in one system and look at another, open a
+player's links one after the other, count favour points in Czech.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
+STEP_TIMEOUT = 60_000
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    """The built site on build.py's own server (``KOSTKA_APP_URL`` points the tests at another copy of the app)."""
+    if os.environ.get("KOSTKA_APP_URL"):
+        yield os.environ["KOSTKA_APP_URL"]
+        return
+    try:
+        if not build.is_up_to_date():
+            build.build()
+    except build.BuildError as exc:
+        pytest.fail(f"python build.py failed: {exc}")
+    httpd = build.make_server(0, build.SITE)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def start(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("html[data-kostka=ready]", state="attached", timeout=START_TIMEOUT)
+    page.set_default_timeout(STEP_TIMEOUT)
+
+
+@pytest.fixture
+def tablet(browser: Browser):
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+FOCUSED = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el && el.tagName === "INPUT" ? {value: el.value, caret: el.selectionStart, mode: el.inputMode,
+                                         pattern: el.getAttribute("pattern")} : null;
+}"""
+
+
+def focused(page: Page) -> dict | None:
+    return page.evaluate(FOCUSED)
+
+
+def field_error(page: Page, text: str):
+    """The reason written under a number field."""
+    return page.locator(".number-field .field-error", has_text=text)
+
+
+# ---- a half-typed number keeps its field
+
+
+def test_a_half_typed_negative_modifier_keeps_focus_and_caret(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=gurps")
+    page.get_by_role("button", name="Add a modifier").click()
+    field = page.get_by_label("Value", exact=True)
+    expect(field).to_have_value("0")
+    field.click()
+    page.keyboard.press("Backspace")
+    page.keyboard.type("-")
+    expect(field_error(page, "Enter a whole number from -30 to 30.")).to_be_visible()  # marked wrong, under the field
+    page.wait_for_timeout(500)  # whatever the page does with the error, it has done it by now
+    now = focused(page)
+    assert now is not None and now["value"] == "-" and now["caret"] == 1, now
+    assert now["mode"] == "numeric" and re.fullmatch(now["pattern"], "-2"), now
+    page.keyboard.type("2")
+    expect(field).to_have_value("-2")
+    expect(page.get_by_test_id("effective-skill")).to_have_text("8")
+    expect(field_error(page, "Enter a whole number from -30 to 30.")).to_have_count(0)
+    assert focused(page)["value"] == "-2"
+
+
+def test_a_wrong_character_in_tn_by_hand_is_marked_and_the_field_kept(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    field = page.get_by_label("TN (by hand)", exact=True)
+    field.click()
+    page.keyboard.type("2x")
+    expect(field_error(page, "Enter a whole number from 1 to 40.")).to_be_visible()
+    page.wait_for_timeout(500)
+    now = focused(page)
+    assert now is not None and now["value"] == "2x" and now["caret"] == 2, now
+    page.keyboard.press("Backspace")
+    page.keyboard.type("0")
+    expect(field).to_have_value("20")
+    expect(field_error(page, "Enter a whole number from 1 to 40.")).to_have_count(0)
+    assert focused(page)["value"] == "20"
+
+
+# ---- each screen shares its own roll, beside it
+
+
+def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    one_ring_link = page.get_by_test_id("share-link")
+    expect(one_ring_link).to_be_visible()
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.get_by_test_id("p-success")).to_be_visible()
+    expect(page.get_by_test_id("share-link")).to_have_count(0)  # not the One Ring roll's link
+    expect(page.get_by_test_id("share-qr")).to_have_count(0)
+    page.locator("div.bk-Checkbox").filter(has_text="Secret GM roll").locator("input").check()
+    page.get_by_role("button", name="Roll", exact=True).first.click()
+    expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
+    note = page.get_by_test_id("share-note")
+    expect(note).to_contain_text("Sealed link")
+    # beside the secret roll: under its result and Reveal button, above the contest section
+    reveal = page.get_by_role("button", name="Reveal", exact=True).bounding_box()
+    sealed = page.get_by_test_id("share-link").bounding_box()
+    contest = page.get_by_text("Contest", exact=True).bounding_box()
+    assert reveal["y"] < sealed["y"] < contest["y"], (reveal, sealed, contest)
+    page.get_by_role("button", name="Roll the contest").click()
+    expect(page.get_by_test_id("contest-outcome")).to_be_visible()
+    expect(page.get_by_test_id("share-link")).to_have_count(2)  # the contest's link beside the contest
+    contest_link = page.get_by_test_id("share-link").nth(1).bounding_box()
+    assert contest_link["y"] > page.get_by_test_id("contest-outcome").bounding_box()["y"]
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    expect(page.get_by_test_id("share-link")).to_have_count(1)
+
+
+# ---- counts in the words of each language
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_favour_held_is_counted_in_the_plural_form_of_the_language(tablet: Page, site_url: str, lang: str):
+    from webapp.i18n import Translator
+
+    tr = Translator(lang=lang)
+    page = tablet
+    start(page, site_url + f"?lang={lang}&sys=fate")
+    page.get_by_label(tr("Favour (max)"), exact=True).fill("30")
+    held, spend = page.get_by_label(tr("Favour of the gods"), exact=True), page.get_by_label(tr("Favour to spend"), exact=True)
+    expected = {
+        "en": ["You hold only 1 favour point.", "You hold only 2 favour points.", "You hold only 5 favour points.",
+               "You hold only 21 favour points."],
+        "ru": ["У вас только 1 очко благосклонности.", "У вас только 2 очка благосклонности.",
+               "У вас только 5 очков благосклонности.", "У вас только 21 очко благосклонности."],
+        "cs": ["Máte jen 1 bod přízně.", "Máte jen 2 body přízně.", "Máte jen 5 bodů přízně.", "Máte jen 21 bodů přízně."],
+    }[lang]
+    for n, text in zip((1, 2, 5, 21), expected):
+        held.fill(str(n))
+        spend.fill(str(n + 1))
+        expect(page.locator(".number-field", has=spend).locator(".field-error")).to_have_text(text)
+
+
+# ---- contests and their charts
+
+# Each chart as the page holds it: the categories, the bars and the end of its y-axis, and where its legend is.
+CHARTS = """() => {
+  const out = [];
+  for (const doc of Bokeh.documents) {
+    for (const model of doc._all_models.values()) {
+      if (!model.renderers || !model.y_range) continue;
+      for (const r of model.renderers) {
+        const data = r.data_source && r.data_source.data;
+        if (!data || !data.x) continue;
+        const bars = data.p ? Array.from(data.p) : Array.from(data.hero || []).concat(Array.from(data.monster || []));
+        out.push({x: Array.from(data.x).map(String), bars, end: model.y_range.end, start: model.y_range.start,
+                  legend_above: model.above.some((m) => m.type === "Legend"),
+                  legend_inside: model.center.some((m) => m.type === "Legend")});
+        break;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def chart_with(page: Page, category: str) -> dict | None:
+    return next((c for c in page.evaluate(CHARTS) if category in c["x"]), None)
+
+
+def test_contest_charts_fit_their_data_and_show_only_what_can_happen(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=gurps")
+    page.get_by_label("Level", exact=True).fill("14")
+    page.get_by_label("Opponent's effective skill", exact=True).fill("10")
+    expect(page.get_by_test_id("p-contest")).to_have_text("79.4%")
+    expect(page.locator("div.bk-Checkbox").filter(has_text="High-skill rule")).to_have_count(0)  # not for a quick contest
+    chart = chart_with(page, "Tie")
+    assert chart is not None and max(chart["bars"]) > 0.79
+    assert chart["end"] >= max(chart["bars"]) + 0.13, chart  # the bar and its label inside the axis
+    page.get_by_role("button", name="Regular contest").click()
+    expect(page.locator("div.bk-Checkbox").filter(has_text="High-skill rule")).to_have_count(1)
+    page.get_by_label("Opponent's effective skill", exact=True).fill("8")
+    expect(page.get_by_test_id("p-contest")).not_to_have_text("79.4%")
+    page.wait_for_function(f"() => ({CHARTS})().some((c) => c.x.includes('Opponent wins') && !c.x.includes('Tie') "
+                           "&& Math.max(...c.bars) > 0.9)")
+    chart = next(c for c in page.evaluate(CHARTS) if "Opponent wins" in c["x"] and "Tie" not in c["x"])
+    assert chart["x"] == ["You win", "Opponent wins"] and chart["end"] >= max(chart["bars"]) + 0.13, chart
+
+
+def test_the_duel_chart_keeps_its_bars_inside_its_axis_and_clear_of_the_legend(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    page.get_by_label("Name", exact=True).first.fill("Ada")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$")).click()
+    page.locator(".place-heroes-1-attacking button").click()
+    page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
+    page.locator(".place-monsters-1-attacking button").click()
+    expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+    page.wait_for_function(f"() => ({CHARTS})().some((c) => c.legend_above || c.legend_inside)")
+    chart = next(c for c in page.evaluate(CHARTS) if c["legend_above"] or c["legend_inside"])
+    assert chart["legend_above"] and not chart["legend_inside"], chart
+    assert max(chart["bars"]) > 0 and chart["end"] >= max(chart["bars"]) * 1.15, chart
+
+
+# ---- the fight screen
+
+
+def tap(page: Page, locator) -> None:
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+@pytest.mark.parametrize("pause", [0, 300, 800, 1500])
+def test_tap_a_hero_then_a_place_whatever_the_pause_between_taps(tablet: Page, site_url: str, pause: int):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    page.get_by_label("Name", exact=True).first.fill("Ada")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    hero = page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))
+    place = page.locator(".place-heroes-1-attacking button")
+    for target in (hero, place):
+        target.scroll_into_view_if_needed()
+        # a touch browser must not take two quick taps for a double-tap (zoom) and drop the second
+        assert target.evaluate("el => getComputedStyle(el).touchAction") == "manipulation"
+    tap(page, hero)
+    page.wait_for_timeout(pause)
+    tap(page, place)
+    expect(place).to_have_text("Ada")
+    expect(page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))).to_be_hidden()
+
+
+# ---- the game master's numbering of session rolls
+
+
+def test_the_numbering_keeps_every_link_of_the_evening(tablet: Page, site_url: str):
+    from engine import FateCheck, links
+
+    def roll_link(number: int, difficulty: int) -> str:
+        check = FateCheck(skill=8, difficulty=difficulty)
+        seed = links.session_roll_seed("Friday", number, check, "Hanar")
+        return links.link_url(site_url + "?lang=en", links.encode_roll_link(check, seed=seed, name="Hanar",
+                                                                              session_code="Friday", number=number))
+
+    page = tablet
+    one, three, two = roll_link(1, 0), roll_link(3, 0), roll_link(2, 0)
+    numbering = page.get_by_test_id("numbering")
+    for link in (one, three, two, two):  # one after the other, each a fresh start of the page
+        start(page, link)
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(numbering).to_contain_text("Friday · Hanar: numbers 1–3 — no. 2 twice: the same roll opened again")
+    expect(numbering).not_to_contain_text("missing")
+    # a batch pasted at once: another roll with no. 3 is a roll made again, and no. 4 is there too
+    start(page, site_url + "?lang=en")
+    page.get_by_label("Players' links, one per line").fill(f"{roll_link(3, 1)}\n{roll_link(5, 0)}\nhello")
+    page.get_by_role("button", name="Add these links").click()
+    expect(page.get_by_test_id("paste-message")).to_have_text(
+        "2 session links added. 1 line is not a session link.")
+    expect(numbering).to_contain_text("numbers 1–5 — missing: 4; no. 3 twice: rolled again")
+    # the session is over: its numbering is cleared, and stays cleared
+    page.get_by_role("button", name="Clear its numbering").click()
+    expect(numbering).to_have_count(0)
+    start(page, site_url + "?lang=en")
+    expect(page.get_by_role("button", name="Add these links")).to_be_visible()
+    expect(numbering).to_have_count(0)
