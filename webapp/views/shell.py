@@ -195,7 +195,7 @@ class KostkaApp(pn.viewable.Viewer):
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
         self.import_chars = pn.widgets.FileInput(accept=".json,application/json", height=48, width=260)
-        self.import_chars.param.watch(self._import, "value")
+        self.import_chars.param.watch(self._import, ["value", "filename"])  # an empty file comes as a name, no value
         import_label = html_pane("", width=200)
         binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON file)")))}</div>'))
         self.import_message = html_pane("")
@@ -426,9 +426,13 @@ class KostkaApp(pn.viewable.Viewer):
     def _log_file(self) -> io.StringIO:
         return io.StringIO(export_log(self.state.rolls.log.entries))
 
-    def _import(self, event: Any) -> None:
-        data = event.new
+    def _import(self, *events: Any) -> None:
+        data = self.import_chars.value
+        if data is not None and "value" not in {e.name for e in events}:
+            return  # the name of a file whose content was (or is about to be) imported
         if data is None:
+            if self.import_chars.filename:
+                self.import_message.object = alert_html(document_error_text(self.tr, InputError("document", "format", "is empty", kind="empty")))
             return
         try:
             count = import_characters(self.state, bytes(data))
