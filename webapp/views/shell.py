@@ -146,6 +146,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._url_applied = False
         self._stored_loaded = False
         self._reading_store = False
+        self._address_problems: list[str] = []
         self._query: dict[str, Any] = {}
         self._written = ""
         self._watching_location = False
@@ -342,7 +343,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.storage_message.object = "".join(
                 f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
         if self._url_applied:
-            self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
+            self._show_address_notes(None, self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
         self._save_log()
@@ -501,14 +502,14 @@ class KostkaApp(pn.viewable.Viewer):
         self._update_url()
 
     def _show_address_notes(self, problems: Any, notes: list[tuple[str, dict[str, Any]]]) -> None:
-        """Say what could not be read from the address, and what was done with its character."""
-        if problems:
+        """Say what could not be read from the address (``problems``; None: as last said) and what
+        was done with its character."""
+        if problems is not None:
             self._address_problems = [address_problem_text(self.tr, p) for p in problems]
         parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(t)}</div>'
-                 for t in getattr(self, "_address_problems", [])]
+                 for t in self._address_problems]
         parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(self.tr(m, **p))}</div>' for m, p in notes]
-        if parts or not getattr(self, "_address_problems", None):
-            self.address_message.object = "".join(parts)
+        self.address_message.object = "".join(parts)
 
     def open_address_link(self) -> None:
         """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""
