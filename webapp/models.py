@@ -1315,9 +1315,11 @@ class AppState(param.Parameterized):
 
     def load_characters(self, text: str, *, merge: bool = False) -> int:
         """Load stored or imported characters; raises InputError(code="format") if unreadable."""
+        from engine.documents import parse_json
+
         try:
-            data = json.loads(text)
-        except (TypeError, ValueError):
+            data = parse_json(text)  # size and nesting checked before parsing
+        except InputError:
             raise InputError("characters", "format", "not JSON") from None
         if not isinstance(data, dict) or data.get("format") != "kostka-characters" or not isinstance(data.get("systems"), dict):
             raise InputError("characters", "format", "not a Kostka characters file")

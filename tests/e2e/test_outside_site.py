@@ -247,3 +247,33 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     expect(page.get_by_label("Name").first).to_have_value("Vera")
     assert names_of(page) == ["Vera"]
     context.close()
+
+
+def _file(name: str, data: bytes) -> dict:
+    return {"name": name, "mimeType": "application/json", "buffer": data}
+
+
+def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: Browser, site_url: str):
+    two = json.dumps({"format": "kostka", "version": 1, "kind": "characters", "systems": {
+        "one-ring": {"current": 0, "characters": [{"name": "Tilda", "lore": 4}, {"name": "Bilbo", "riddle": 3}]},
+        "gurps": {"current": 0, "characters": [{"name": ""}]},  # a blank one, as an export of a new app has
+    }}).encode()
+    bad = json.dumps({"format": "kostka", "version": 1, "kind": "characters", "systems": {
+        "one-ring": {"current": 0, "characters": [{"name": "Tilda", "strength": 25}]}}}).encode()
+    context = browser.new_context()
+    page = context.new_page()
+    open_app(page, site_url + "?lang=en")
+    chooser = page.locator("input[type=file]").first
+    chooser.set_input_files(files=[_file("two.json", two)])
+    expect(page.get_by_test_id("import-message")).to_have_text("Imported characters: 2")
+    assert names_of(page) == ["Tilda", "Bilbo"]  # no blank "Character 1" left beside them
+    chooser.set_input_files(files=[_file("bad.json", bad)])
+    expect(page.get_by_role("alert").filter(has_text="Strength")).to_have_text(
+        "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19.")
+    chooser.set_input_files(files=[_file("empty.json", b"")])
+    expect(page.get_by_role("alert").filter(has_text="empty")).to_have_text("The file is empty.")
+    page.get_by_role("button", name="Čeština", exact=True).click()
+    chooser.set_input_files(files=[_file("bad2.json", bad + b" ")])
+    expect(page.get_by_role("alert").filter(has_text="Tilda")).to_contain_text("Síla")
+    assert names_of(page) == ["Tilda", "Bilbo"]
+    context.close()

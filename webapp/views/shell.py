@@ -158,6 +158,9 @@ class KostkaApp(pn.viewable.Viewer):
         self._url_applied = False
         self._stored_loaded = False
         self._reading_store = False
+        self._address_problems: list[InputError] = []
+        self._address_notes: list[tuple[str, dict[str, Any]]] = []
+        self._storage_messages: list[str] = []
         self._query: dict[str, Any] = {}
         self._written = ""
         self._watching_location = False
@@ -209,12 +212,13 @@ class KostkaApp(pn.viewable.Viewer):
                                                     button_type="default", height=48, width=200, embed=False)
         binder.text(self.export_chars, "label", N_("Export characters"))
         self.import_chars = pn.widgets.FileInput(accept=".json,application/json,.gcs", height=48, width=260)
-        self.import_chars.param.watch(self._import, "value")
+        self.import_chars.param.watch(self._import, ["value", "filename"])  # an empty file comes as a name, no value
         import_label = html_pane("", width=200)
         binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>'))
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
         self.address_message = html_pane("")
+        binder.on_lang(self._draw_notes)
         chars_bar = pn.Column(
             pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
                        flex_wrap="wrap", align_items="flex-end"),
@@ -377,13 +381,11 @@ class KostkaApp(pn.viewable.Viewer):
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
-        messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
-        if messages:
-            self.storage_message.object = "".join(
-                f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
+        self._storage_messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        self._draw_notes()
         self._load_numbering(values, stamp)
         if self._url_applied:
-            self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
+            self._show_address_notes(None, self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
         self._save_log()
@@ -399,10 +401,8 @@ class KostkaApp(pn.viewable.Viewer):
             stored = read_numbering(text)
         except InputError:
             self.store.values = keep_aside(dict(self.store.values), NUMBERING_KEY, stamp)
-            self.storage_message.object += (
-                '<div class="field-error" role="alert" data-testid="storage-message">'
-                + escape(self.tr(N_("The stored numbering of session rolls could not be read; a copy was kept aside.")))
-                + "</div>")
+            self._storage_messages.append(N_("The stored numbering of session rolls could not be read; a copy was kept aside."))
+            self._draw_notes()
             return
         self.share.seen = [*stored, *self.share.seen][-MAX_SEEN:]
 
@@ -491,9 +491,13 @@ class KostkaApp(pn.viewable.Viewer):
     def _log_file(self) -> io.StringIO:
         return io.StringIO(export_log(self.state.rolls.log.entries))
 
-    def _import(self, event: Any) -> None:
-        data = event.new
+    def _import(self, *events: Any) -> None:
+        data = self.import_chars.value
+        if data is not None and "value" not in {e.name for e in events}:
+            return  # the name of a file whose content was (or is about to be) imported
         if data is None:
+            if self.import_chars.filename:
+                self.import_message.object = alert_html(document_error_text(self.tr, InputError("document", "format", "is empty", kind="empty")))
             return
         try:
             if is_gcs(self.import_chars.filename, data):
@@ -574,14 +578,22 @@ class KostkaApp(pn.viewable.Viewer):
         self._update_url()
 
     def _show_address_notes(self, problems: Any, notes: list[tuple[str, dict[str, Any]]]) -> None:
-        """Say what could not be read from the address, and what was done with its character."""
-        if problems:
-            self._address_problems = [address_problem_text(self.tr, p) for p in problems]
-        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(t)}</div>'
-                 for t in getattr(self, "_address_problems", [])]
-        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(self.tr(m, **p))}</div>' for m, p in notes]
-        if parts or not getattr(self, "_address_problems", None):
-            self.address_message.object = "".join(parts)
+        """Say what could not be read from the address (``problems``; None: as last said) and what
+        was done with its character."""
+        if problems is not None:
+            self._address_problems = list(problems)
+        self._address_notes = list(notes)
+        self._draw_notes()
+
+    def _draw_notes(self) -> None:
+        """The address's and storage's messages, in the language on screen."""
+        tr = self.tr
+        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(address_problem_text(tr, p))}</div>'
+                 for p in self._address_problems]
+        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(tr(m, **p))}</div>' for m, p in self._address_notes]
+        self.address_message.object = "".join(parts)
+        self.storage_message.object = "".join(
+            f'<div class="field-error" role="alert" data-testid="storage-message">{escape(tr(m))}</div>' for m in self._storage_messages)
 
     def open_address_link(self) -> None:
         """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""
