@@ -146,6 +146,34 @@ BOKEH_EXTRA_FILES = {"no-mathjax.js": "// MathJax is not shipped: TeX in Bokeh l
 # <link>s to hosts we drop instead of mirroring (web fonts: the page falls back to system fonts).
 DROPPED_HOSTS = {"fonts.googleapis.com", "fonts.gstatic.com"}
 
+# The Content-Security-Policy of every page: the page's <meta> tag, and the header of
+# `build.py --serve` (which adds frame-ancestors, ignored in a <meta>). Everything comes from this
+# site; what is still allowed, and why:
+# - script-src blob: Panel's JSComponents (the app's storage, copy button and page ping) import
+#   their ES modules from blob: URLs that Panel makes of their code on the page;
+# - script-src 'unsafe-eval' (the page only): Panel's FlexBox, which the screens lay out their
+#   rows of buttons with, is a ReactiveHTML component, whose template Panel's page code compiles
+#   with `new Function` (panel.min.js, ReactiveHTML._render_html); laying those rows out with
+#   another layout would lift it;
+# - style-src 'unsafe-inline': BokehJS and Panel style every component with <style> elements and
+#   style attributes they write at run time;
+# - img-src data: the icons inside Panel's and Bokeh's stylesheets.
+# The app's worker (and the service worker) gets WORKER_CSP, its header: 'wasm-unsafe-eval' to
+# compile the Python runtime's WebAssembly, and no 'unsafe-eval' (the worker evaluates no JavaScript
+# source: see PANEL_PATCHES).
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self' blob: 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+])
+CSP_HEADER = CSP + "; frame-ancestors 'none'"
+WORKER_CSP = CSP_HEADER.replace("script-src 'self' blob: 'unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval'")
+WORKER_SCRIPTS = ("app.js", "sw.js")
+
 ROOT = Path(__file__).resolve().parent
 CACHE = ROOT / ".cache"
 SITE = ROOT / "site"
@@ -406,7 +434,23 @@ PANEL_RESOURCES_PATCH = {
     "panel/io/resources.py": (
         b'CDN_ROOT = "https://cdn.holoviz.org/panel/"',
         b'CDN_ROOT = os.environ.get("KOSTKA_PANEL_ROOT", "https://cdn.holoviz.org/panel/")',
-    )
+    ),
+    # Panel's worker code makes its dict converter by evaluating JavaScript source (run_js), which
+    # the site's Content-Security-Policy forbids: it takes the same function from the worker's
+    # globals instead (static/worker.js defines it; a snapshot restores it by that name).
+    "panel/io/pyodide.py": (
+        b'''_dict_converter = pyodide.code.run_js("""
+((entries) => {
+  for (let entry of entries) {
+    if (entry[1] === undefined) {
+      entry[1] = null;
+    }
+  }
+  return Object.fromEntries(entries);
+})
+""")''',
+        b"from js import kostkaDictConverter as _dict_converter  # static/worker.js",
+    ),
 }
 
 
@@ -550,15 +594,18 @@ const job = JSON.parse(fs.readFileSync(0, "utf8"));
 // name, and a restore in the browser's worker finds the real one.
 globalThis.XMLHttpRequest ??= class XMLHttpRequest {};
 const { loadPyodide } = require(job.pyodide + "/pyodide.js");
-// The only JS object Python holds then besides globals: a small pure function of panel.io.pyodide
-// (static/worker.js accepts exactly this one when it restores).
-const KNOWN = "Object.fromEntries(entries)";
-const serializer = (value) => {
-  const source = typeof value === "function" ? String(value) : "";
-  if (!source.includes(KNOWN)) throw new Error(`a JS object the snapshot cannot hold: ${source.slice(0, 80) || typeof value}`);
-  return {source};
+// Python holds no JS object then but globals (js.JSON…, kept by their names); the dict converter
+// Panel's worker code takes from the globals is defined as static/worker.js defines it.
+globalThis.kostkaDictConverter = (entries) => {
+  for (const entry of entries) if (entry[1] === undefined) entry[1] = null;
+  return Object.fromEntries(entries);
 };
-const deserializer = (saved) => new Function(`return (${saved.source});`)();
+const serializer = (value) => {
+  throw new Error(`a JS object the snapshot cannot hold: ${String(value).slice(0, 80)}`);
+};
+const deserializer = () => {
+  throw new Error("unexpected object in the snapshot");
+};
 (async () => {
   if (job.mode === "make") {
     const py = await loadPyodide({indexURL: job.pyodide + "/", _makeSnapshot: true});
@@ -864,12 +911,18 @@ def rewrite_html(html: str, assets: Assets, strings: dict) -> str:
             return ""
         return whole.replace(url, local)
 
+    # es-module-shims (Panel's importShim) cannot run under the page's policy: the browser's own
+    # import() in its place (static/import-shim.js)
+    html = sub_once(r'<script type="esms-options">[^<]*</script>', "", html, "es-module-shims' options")
+    html = sub_once(r'<script type="text/javascript" src="[^"]*/es-module-shims[^"]*"></script>',
+                    '<script src="import-shim.js"></script>', html, "es-module-shims")
     html = re.sub(r"<(link|script)\b[^>]*?(?:href|src)=\"(https?://[^\"]+)\"[^>]*>(?:</script>)?", tag, html)
     html = html.replace('<link rel="icon" href="./favicon.ico" type="">', "")
     # Stylesheet URLs inside the pre-rendered Bokeh document JSON.
     html = re.sub(re.escape(PANEL_CDN) + r"([^\"'\s]+)", lambda m: assets.panel_file(m.group(1)), html)
 
     head = (
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="theme-color" content="#7a3b1d">\n'
         '<link rel="manifest" href="manifest.webmanifest">\n'
@@ -882,7 +935,26 @@ def rewrite_html(html: str, assets: Assets, strings: dict) -> str:
     overlay = (STATIC / "loader.html").read_text(encoding="utf-8")
     html = sub_once(r"<body([^>]*)>", lambda m: m.group(0) + "\n" + overlay, html, "the <body> tag")
     html = sub_once(r'new Worker\("\./app\.js"\)', 'KostkaLoader.worker("./app.js")', html, "the worker start")
-    return html
+    return external_scripts(html)
+
+
+def external_scripts(html: str) -> str:
+    """Each inline script of the page as a file of its own, in its place: the page's policy runs no
+    inline script. (Data blocks, such as the document's JSON, stay: they are not run.)"""
+    count = 0
+
+    def move(m: re.Match) -> str:
+        nonlocal count
+        attrs, body = m.group(1), m.group(2)
+        kind = re.search(r'\btype="([^"]*)"', attrs)
+        if "src=" in attrs or (kind and kind.group(1) not in ("text/javascript", "module")):
+            return m.group(0)
+        count += 1
+        name = f"page-{count}.js"
+        write(SITE / name, body.strip() + "\n")
+        return f'<script{attrs} src="{name}"></script>'
+
+    return re.sub(r"<script\b([^>]*)>(.*?)</script>", move, html, flags=re.S)
 
 
 def sub_once(pattern: str, repl, text: str, what: str) -> str:
@@ -932,7 +1004,7 @@ def write_worker(code: str, packages: list[str], lock_packages: dict, snapshot: 
 
 
 def copy_static() -> None:
-    for name in ["loader.js", "loader.css", "manifest.webmanifest"]:
+    for name in ["loader.js", "loader.css", "import-shim.js", "manifest.webmanifest"]:
         shutil.copy2(STATIC / name, SITE / name)
     shutil.copy2(APP_CSS, SITE / APP_CSS.name)  # the app links it from every component (webapp/app.py)
     shutil.copytree(STATIC / "icons", SITE / "icons", ignore=shutil.ignore_patterns("*.py"))
@@ -1147,6 +1219,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         if getattr(self, "etag", None):
             self.send_header("ETag", self.etag)
+        path = getattr(self, "path", "").split("?")[0]
+        self.send_header("Content-Security-Policy", WORKER_CSP if path.endswith(WORKER_SCRIPTS) else CSP_HEADER)
         # sw.js must be re-checked on every visit so a new build replaces the old cache. (An error
         # answered before the request line was read, such as 414 or 400, has no path.)
         if getattr(self, "path", "").split("?")[0].endswith("sw.js"):
