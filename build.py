@@ -1010,20 +1010,29 @@ def copy_static() -> None:
     shutil.copytree(STATIC / "icons", SITE / "icons", ignore=shutil.ignore_patterns("*.py"))
 
 
-def write_service_worker() -> str:
-    files = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*") if p.is_file() and p.name != "sw.js")
+def write_service_worker(site: Path | None = None) -> str:
+    """Write sw.js with the build's manifest: its version and the sha256 of every file (as
+    Subresource Integrity), which the service worker checks each file against. Returns the version."""
+    site = site or SITE
+    files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
+                   if p.is_file() and p.name not in ("sw.js", ".build-stamp"))
+    digests = {rel: hashlib.sha256((site / rel).read_bytes()).digest() for rel in files}
     h = hashlib.sha256()
     for rel in files:
-        h.update(rel.encode() + b"\0" + hashlib.sha256((SITE / rel).read_bytes()).digest())
+        h.update(rel.encode() + b"\0" + digests[rel])
     version = h.hexdigest()[:16]
+    sri = {rel: "sha256-" + base64.b64encode(digest).decode() for rel, digest in digests.items()}
     # The wheels serve only a start that cannot restore the interpreter snapshot: cached when
-    # first fetched, not downloaded on every first visit.
-    on_demand = [f for f in files if f.endswith(".whl")]
-    precache = ["./", *(f for f in files if f not in on_demand)]
+    # first fetched, not downloaded on every first visit. The page is "./" (index.html).
+    on_demand = {f: sri[f] for f in files if f.endswith(".whl")}
+    precache = {"./": sri["index.html"], **{f: sri[f] for f in files if f not in on_demand and f != "index.html"}}
     template = (STATIC / "sw.js").read_text(encoding="utf-8")
-    body = template.replace("/*KOSTKA_PRECACHE*/", f"const VERSION = {json.dumps(version)};\nconst PRECACHE = {json.dumps(precache, indent=0)};\n"
+    if "/*KOSTKA_PRECACHE*/" not in template:
+        raise BuildError("static/sw.js lacks the /*KOSTKA_PRECACHE*/ placeholder")
+    body = template.replace("/*KOSTKA_PRECACHE*/", f"const VERSION = {json.dumps(version)};\n"
+                            f"const PRECACHE = {json.dumps(precache, indent=0)};\n"
                             f"const ON_DEMAND = {json.dumps(on_demand, indent=0)};")
-    write(SITE / "sw.js", body)
+    write(site / "sw.js", body)
     return version
 
 
