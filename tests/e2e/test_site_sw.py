@@ -82,9 +82,10 @@ def host(site):  # noqa: F811
 
 UPDATE = """async () => {
     const reg = await navigator.serviceWorker.getRegistration();
+    const before = reg.active;
     await reg.update();
     const worker = reg.installing || reg.waiting;
-    if (!worker) return "no update";
+    if (!worker) return reg.active !== before ? "activated" : "no update";  // (done already)
     if (["redundant", "activated"].includes(worker.state)) return worker.state;
     return await new Promise((resolve) => worker.addEventListener("statechange", () => {
         if (["redundant", "activated"].includes(worker.state)) resolve(worker.state);
