@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-
 from test_site import roll_in_each_system, runtime, site, start  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +60,9 @@ def reporting(site):  # noqa: F811
 
 def test_every_page_carries_the_policy(site):  # noqa: F811
     for page in site.glob("*.html"):
-        meta = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page.read_text(encoding="utf-8"))
+        meta = re.search(
+            r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page.read_text(encoding="utf-8")
+        )
         assert meta and meta.group(1) == build.CSP, page
     assert "'unsafe-inline'" not in build.CSP.split("script-src")[1].split(";")[0]  # no inline script runs
     assert "'unsafe-eval'" not in build.WORKER_CSP and "frame-ancestors 'none'" in build.CSP_HEADER
@@ -72,6 +73,7 @@ def test_the_app_starts_and_rolls_with_no_policy_violation(browser: Browser, rep
     context = browser.new_context()
     context.add_init_script(LISTEN)
     if boot:  # a damaged snapshot: the worker boots Python and installs the wheels itself
+
         def damage(route):
             body = bytearray(route.fetch().body())
             body[len(body) // 2] ^= 0xFF

@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page
-
 from test_site import START_TIMEOUT, runtime, site, start  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +107,9 @@ def build_caches(page: Page) -> list[str]:
     return sorted(n for n in page.evaluate("caches.keys()") if n.startswith("kostka-"))
 
 
-def test_a_build_with_a_damaged_file_is_not_installed_and_the_old_one_stays(browser: Browser, host: Host, build_b: Path):
+def test_a_build_with_a_damaged_file_is_not_installed_and_the_old_one_stays(
+    browser: Browser, host: Host, build_b: Path
+):
     context = browser.new_context()
     page = context.new_page()
     start(page, host.url + "?lang=en")
