@@ -107,6 +107,7 @@
         if (button) {
           button.textContent = T.reload;
           button.hidden = false;
+          button.onclick = () => location.reload();  // (no inline handler: the page's policy allows none)
         }
         return;
       }

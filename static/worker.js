@@ -4,6 +4,14 @@
 // configuration: wheel list, download size and the app's Python code.
 /*KOSTKA_CONFIG*/
 
+// Panel's worker code turns Python dicts into JS objects with this (panel.io.pyodide's
+// _dict_converter: the build has it taken from here rather than evaluated from source, which the
+// site's Content-Security-Policy forbids).
+self.kostkaDictConverter = (entries) => {
+  for (const entry of entries) if (entry[1] === undefined) entry[1] = null;
+  return Object.fromEntries(entries);
+};
+
 const BASE = new URL("./", self.location).href;
 const INDEX_URL = BASE + KOSTKA.pyodideDir;  // the Pyodide runtime and every wheel
 const STEPS = 5;
@@ -245,12 +253,10 @@ for path, finder in list(sys.path_importer_cache.items()):
 del kostka_site_packages, path, finder`);
 }
 
-// The one JS object Python holds in the snapshot besides globals (js.JSON…, found by their path):
-// a small pure function panel.io.pyodide makes at import (SNAPSHOT_JS in build.py).
-const KNOWN_FUNCTION = "Object.fromEntries(entries)";
-function deserializeJs(serialized) {
-  if (!String(serialized.source).includes(KNOWN_FUNCTION)) throw new Error("unexpected object in snapshot");
-  return new Function(`return (${serialized.source});`)();
+// Python holds no JS object in the snapshot but globals (js.JSON…, kostkaDictConverter), found
+// again by their names: nothing is evaluated.
+function deserializeJs() {
+  throw new Error("unexpected object in snapshot");
 }
 
 async function restoredRuntime() {

@@ -1,4 +1,4 @@
-"""build.py's checks that need no browser: a binary wheel must match Pyodide's official lock; the
+"""The build's checks that need no browser: a binary wheel must match Pyodide's official lock; the
 interpreter snapshot's container survives packing, compressing and cutting into parts, and the
 snapshot is taken from the page's code up to writing the document."""
 
@@ -8,24 +8,17 @@ import gzip
 import hashlib
 import random
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
+from kostka_build import config, fetch, snapshot
+from kostka_build.util import BuildError
 
 WHEEL = "fake_binary-1.0-cp312-cp312-pyodide_2024_0_wasm32.whl"
 
 
 @pytest.fixture
-def lock(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "CACHE", tmp_path)
-    monkeypatch.setattr(build, "LOCK_PACKAGES", ["fake-binary"])
+def lock(tmp_path):
     (tmp_path / "pyodide-wheels").mkdir()
     good = b"PK official bytes"
     return {"packages": {"fake-binary": {"file_name": WHEEL, "sha256": hashlib.sha256(good).hexdigest()}}}, good
@@ -34,27 +27,35 @@ def lock(tmp_path, monkeypatch):
 def test_a_binary_wheel_matching_the_official_lock_is_taken(lock, tmp_path):
     entry, good = lock
     (tmp_path / "pyodide-wheels" / WHEEL).write_bytes(good)
-    assert build.fetch_lock_wheels(entry) == {"fake-binary": tmp_path / "pyodide-wheels" / WHEEL}
+    assert fetch.fetch_lock_wheels(entry, tmp_path, ("fake-binary",)) == {
+        "fake-binary": tmp_path / "pyodide-wheels" / WHEEL
+    }
 
 
 def test_a_binary_wheel_that_differs_from_the_official_lock_stops_the_build(lock, tmp_path):
     entry, good = lock
     (tmp_path / "pyodide-wheels" / WHEEL).write_bytes(good + b"!")
-    with pytest.raises(build.BuildError, match=r"sha256 MISMATCH for fake_binary.*Refusing to ship an unverified binary wheel"):
-        build.fetch_lock_wheels(entry)
+    with pytest.raises(
+        BuildError, match=r"sha256 MISMATCH for fake_binary.*Refusing to ship an unverified binary wheel"
+    ):
+        fetch.fetch_lock_wheels(entry, tmp_path, ("fake-binary",))
 
 
 def test_the_snapshot_container_round_trips_through_its_parts():
     memory = random.Random(7).randbytes(5_000_000)  # incompressible: more than two parts
-    files = [("panel/__init__.pyc", b"code"), ("webapp/locale/ru/LC_MESSAGES/kostka.mo", bytes(1000)), ("empty.txt", b"")]
-    container = build.pack_snapshot(memory, files)
-    assert int.from_bytes(container[:4], "little") == build.SNAPSHOT_MAGIC
+    files = [
+        ("panel/__init__.pyc", b"code"),
+        ("webapp/locale/ru/LC_MESSAGES/kostka.mo", bytes(1000)),
+        ("empty.txt", b""),
+    ]
+    container = snapshot.pack_snapshot(memory, files)
+    assert int.from_bytes(container[:4], "little") == snapshot.SNAPSHOT_MAGIC
     assert (8 + int.from_bytes(container[4:8], "little")) % 4 == 0  # the memory starts 4-aligned
-    parts = build.snapshot_parts(container)
-    assert len(parts) > 1 and all(len(p) <= build.SNAPSHOT_PART_BYTES for p in parts)
-    assert build.unpack_snapshot(gzip.decompress(b"".join(parts))) == (memory, files)
+    parts = snapshot.snapshot_parts(container)
+    assert len(parts) > 1 and all(len(p) <= config.SNAPSHOT_PART_BYTES for p in parts)
+    assert snapshot.unpack_snapshot(gzip.decompress(b"".join(parts))) == (memory, files)
     with pytest.raises(ValueError):
-        build.unpack_snapshot(b"PK" + container[2:])
+        snapshot.unpack_snapshot(b"PK" + container[2:])
 
 
 def test_making_the_snapshot_without_node_stops_the_build_with_a_clear_message(monkeypatch):
@@ -62,13 +63,16 @@ def test_making_the_snapshot_without_node_stops_the_build_with_a_clear_message(m
         raise FileNotFoundError(2, "No such file or directory", "node")
 
     monkeypatch.setattr(subprocess, "run", no_node)
-    with pytest.raises(build.BuildError, match=r"making the interpreter snapshot needs Node.js"):
-        build.run_snapshot_job({}, "making the interpreter snapshot")
+    with pytest.raises(BuildError, match=r"making the interpreter snapshot needs Node.js"):
+        snapshot.run_snapshot_job({}, "making the interpreter snapshot")
 
 
 def test_the_snapshot_takes_the_page_code_up_to_writing_the_document():
     code = "from panel.io.pyodide import init_doc, write_doc\ninit_doc()\nmain()\n\n\nawait write_doc()\n"
-    assert build.prepared_page_code(code) == "from panel.io.pyodide import init_doc, write_doc\ninit_doc()\nmain()\n\n\n"
+    assert (
+        snapshot.prepared_page_code(code)
+        == "from panel.io.pyodide import init_doc, write_doc\ninit_doc()\nmain()\n\n\n"
+    )
     for changed in [code.replace("await write_doc()", "await write_doc(doc)"), code + "more()\n"]:
-        with pytest.raises(build.BuildError, match=r"no longer ends with 'await write_doc\(\)'"):
-            build.prepared_page_code(changed)
+        with pytest.raises(BuildError, match=r"no longer ends with 'await write_doc\(\)'"):
+            snapshot.prepared_page_code(changed)

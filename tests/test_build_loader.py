@@ -73,7 +73,9 @@ def trickle(tmp_path):
     import functools
     import http.server
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(TrickleHandler, directory=str(tmp_path)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(TrickleHandler, directory=str(tmp_path))
+    )
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield tmp_path, f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()

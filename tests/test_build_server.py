@@ -98,13 +98,18 @@ def raw_request(port: int, request: bytes) -> bytes:
     return answer
 
 
-@pytest.mark.parametrize(("request_line", "status"), [
-    pytest.param(b"GET /" + b"a" * 70_000 + b" HTTP/1.1", b"414", id="over-64KB"),  # longer than a request line may be
-    pytest.param(b"GET", b"400", id="no-path"),
-    pytest.param(b"GET / HTTP/1.1 extra", b"400", id="four-words"),
-    pytest.param(b"GET / HTTP/9", b"400", id="bad-version"),
-    pytest.param(b"\x00\xff\xfe", b"400", id="binary"),
-])
+@pytest.mark.parametrize(
+    ("request_line", "status"),
+    [
+        pytest.param(
+            b"GET /" + b"a" * 70_000 + b" HTTP/1.1", b"414", id="over-64KB"
+        ),  # longer than a request line may be
+        pytest.param(b"GET", b"400", id="no-path"),
+        pytest.param(b"GET / HTTP/1.1 extra", b"400", id="four-words"),
+        pytest.param(b"GET / HTTP/9", b"400", id="bad-version"),
+        pytest.param(b"\x00\xff\xfe", b"400", id="binary"),
+    ],
+)
 def test_a_request_line_too_long_or_malformed_gets_its_error_status(server, request_line, status):
     port, _ = server
     answer = raw_request(port, request_line + b"\r\nHost: 127.0.0.1\r\n\r\n")

@@ -8,6 +8,8 @@ and open a roll link there, verified.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import sys
@@ -151,10 +153,11 @@ def test_site_is_self_contained(site):
     assert build.scan_foreign_urls(site) == []
     assert build.check_local_references(site) == []
     sw = (site / "sw.js").read_text(encoding="utf-8")
-    precache, on_demand = (set(json.loads(re.search(rf"const {name} = (\[.*?\]);", sw, re.S).group(1))) for name in ("PRECACHE", "ON_DEMAND"))
+    # the build's manifest: every file with its sha256 (the page, index.html, is "./")
+    precache, on_demand = (set(json.loads(re.search(rf"const {name} = (\{{.*?\}});", sw, re.S).group(1))) for name in ("PRECACHE", "ON_DEMAND"))
     for path in site.rglob("*"):
         if path.is_file() and path.name not in ("sw.js", ".build-stamp"):
-            rel = path.relative_to(site).as_posix()
+            rel = "./" if path.name == "index.html" else path.relative_to(site).as_posix()
             # the wheels only serve a start that cannot restore the snapshot: cached when first fetched
             assert rel in (on_demand if path.suffix == ".whl" else precache), f"{path} is not cached for offline use"
     assert f"{build.PYODIDE_SITE_DIR}{build.SNAPSHOT_PART.format(0)}" in precache
@@ -243,8 +246,13 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(brows
     kostka = json.loads(config.group(1))
     kostka["welcome"] = "from webapp.startup import welcome\nwelcome('en')\n" + kostka["welcome"]
     app_js = (site / "app.js").read_text(encoding="utf-8").replace(config.group(1), json.dumps(kostka))
+    # the build's manifest (in sw.js) lists the changed app.js, as a build of it would
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    digest = lambda text: "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()  # noqa: E731
+    sw = sw.replace(digest((site / "app.js").read_text(encoding="utf-8")), digest(app_js))
     context = browser.new_context()
     context.route("**/app.js", lambda route: route.fulfill(status=200, body=app_js, content_type="text/javascript"))
+    context.route("**/sw.js", lambda route: route.fulfill(status=200, body=sw, content_type="text/javascript"))
     page = context.new_page()
     page.goto(server.url + "?lang=ru")
     page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)

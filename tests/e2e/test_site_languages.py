@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page
-
 from test_site import START_TIMEOUT, Server, runtime, server, site, start  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -25,7 +24,8 @@ LOOKS = """() => {
     return {
         checkbox: style(first('input[type="checkbox"]'), "width", "height"),
         selected: style(first("button.bk-active"), "backgroundColor", "color"),
-        roll: style(first("button", (b) => /^\\s*(Roll|Бросить|Hodit)\\s*$/.test(b.textContent)), "minHeight", "backgroundColor"),
+        roll: style(first("button", (b) => /^\\s*(Roll|Бросить|Hodit)\\s*$/.test(b.textContent)),
+                    "minHeight", "backgroundColor"),
         linked: all.some((el) => el.matches("link[rel=stylesheet]") && el.href.endsWith("/kostka.css")),
     };
 }"""
@@ -46,11 +46,22 @@ def english(browser: Browser, server: Server) -> dict:  # noqa: F811
     return found
 
 
-@pytest.mark.parametrize(("query", "stored"), [
-    ("?lang=ru", None), ("?lang=cs", None),  # asked for in the address
-    ("", "ru"), ("", "cs"),  # remembered by the browser
-])
-def test_a_start_in_russian_or_czech_is_styled_as_the_english_one(browser: Browser, server: Server, english, query, stored):  # noqa: F811
+@pytest.mark.parametrize(
+    ("query", "stored"),
+    [
+        ("?lang=ru", None),
+        ("?lang=cs", None),  # asked for in the address
+        ("", "ru"),
+        ("", "cs"),  # remembered by the browser
+    ],
+)
+def test_a_start_in_russian_or_czech_is_styled_as_the_english_one(
+    browser: Browser,
+    server: Server,  # noqa: F811
+    english,
+    query,
+    stored,
+):
     context = browser.new_context(locale="en-US")
     if stored:
         context.add_init_script(f"window.localStorage.setItem('kostka.lang', '{stored}')")

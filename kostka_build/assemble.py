@@ -1,0 +1,153 @@
+"""The site put together: every step in order (:func:`build`), the app's worker configured for
+this build, the static files, and the service worker with the build's manifest."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from . import config
+from .convert import Assets, extract_app_code, panel_convert, rewrite_html
+from .fetch import fetch_all, find_wheel
+from .snapshot import make_snapshot
+from .util import BuildError, integrity, log, program, sha256_integrity, write
+from .verify import verify_site
+from .wheels import assemble_packages, check_app_imports
+
+
+def write_worker(site: Path, code: str, packages: list[str], lock_packages: dict, snapshot: list[Path]) -> None:
+    """The app's worker (app.js): static/worker.js with this build's configuration."""
+    template = (config.STATIC / "worker.js").read_text(encoding="utf-8")
+    pyodide_dir = site / config.PYODIDE_SITE_DIR
+    # what the worker fetches (pyodide.js and pyodide.asm.js arrive as scripts, not counted)
+    runtime = sum(
+        (pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+    )
+    wheels = [pyodide_dir / lock_packages[p]["file_name"] for p in packages]
+    settings = {
+        "pyodideDir": config.PYODIDE_SITE_DIR,
+        "panelRoot": config.PANEL_ROOT,
+        "packages": packages,
+        # restored instead of a boot (see kostka_build.snapshot): the memory, and the files beside it
+        "snapshot": [{"file": p.name, "integrity": integrity(p.read_bytes())} for p in snapshot],
+        # on a fresh boot: fetched and unpacked by the worker itself while the runtime boots
+        # (Subresource Integrity from our lock's sha256); Pyodide's loadPackage of "packages" is
+        # their fallback
+        "wheels": [
+            {"file": lock_packages[p]["file_name"], "integrity": sha256_integrity(lock_packages[p]["sha256"])}
+            for p in packages
+        ],
+        "downloadBytes": {
+            "snapshot": runtime + sum(p.stat().st_size for p in snapshot),
+            "boot": runtime + sum(p.stat().st_size for p in wheels),
+        },
+        "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
+        "code": code,  # after a fresh boot
+        "welcome": program("welcome.py"),  # after a restore
+    }
+    if "/*KOSTKA_CONFIG*/" not in template:
+        raise BuildError("static/worker.js lacks the /*KOSTKA_CONFIG*/ placeholder")
+    write(site / "app.js", template.replace("/*KOSTKA_CONFIG*/", "const KOSTKA = " + json.dumps(settings) + ";"))
+
+
+def copy_static(site: Path) -> None:
+    for name in config.STATIC_FILES:
+        shutil.copy2(config.STATIC / name, site / name)
+    shutil.copy2(config.APP_CSS, site / config.APP_CSS.name)  # the app links it from every component (webapp/app.py)
+    shutil.copytree(config.STATIC / "icons", site / "icons", ignore=shutil.ignore_patterns("*.py"))
+
+
+def write_service_worker(site: Path = config.SITE) -> str:
+    """Write sw.js with the build's manifest: its version and the sha256 of every file (as
+    Subresource Integrity), which the service worker checks each file against. Returns the version."""
+    files = sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*")
+        if p.is_file() and p.name not in ("sw.js", ".build-stamp")
+    )
+    digests = {rel: hashlib.sha256((site / rel).read_bytes()).digest() for rel in files}
+    h = hashlib.sha256()
+    for rel in files:
+        h.update(rel.encode() + b"\0" + digests[rel])
+    version = h.hexdigest()[:16]
+    sri = {rel: "sha256-" + base64.b64encode(digest).decode() for rel, digest in digests.items()}
+    # The wheels serve only a start that cannot restore the interpreter snapshot: cached when
+    # first fetched, not downloaded on every first visit. The page is "./" (index.html).
+    on_demand = {f: sri[f] for f in files if f.endswith(".whl")}
+    precache = {"./": sri["index.html"], **{f: sri[f] for f in files if f not in on_demand and f != "index.html"}}
+    template = (config.STATIC / "sw.js").read_text(encoding="utf-8")
+    if "/*KOSTKA_PRECACHE*/" not in template:
+        raise BuildError("static/sw.js lacks the /*KOSTKA_PRECACHE*/ placeholder")
+    body = template.replace(
+        "/*KOSTKA_PRECACHE*/",
+        f"const VERSION = {json.dumps(version)};\n"
+        f"const PRECACHE = {json.dumps(precache, indent=0)};\n"
+        f"const ON_DEMAND = {json.dumps(on_demand, indent=0)};",
+    )
+    write(site / "sw.js", body)
+    return version
+
+
+def source_fingerprint() -> str:
+    """Hash of everything the site is built from; an unchanged fingerprint means site/ is up to date."""
+    root = config.ROOT
+    h = hashlib.sha256()
+    paths = [
+        root / "build.py",
+        root / "pyproject.toml",
+        *config.STATIC.rglob("*"),
+        *root.glob("kostka_build/**/*"),
+        *root.glob("engine/**/*"),
+        *root.glob("webapp/**/*"),
+    ]
+    for p in sorted(paths):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def is_up_to_date(site: Path = config.SITE) -> bool:
+    stamp = site / ".build-stamp"
+    return stamp.is_file() and stamp.read_text() == source_fingerprint()
+
+
+def build(site: Path = config.SITE, cache: Path = config.CACHE) -> dict:
+    """Build the whole site into ``site`` (written beside it first, then put in its place)."""
+    fingerprint = source_fingerprint()
+    core, lock, lock_wheels, pure = fetch_all(cache)
+    tmp = site.with_name(site.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    pyodide_dir = tmp / config.PYODIDE_SITE_DIR
+    pyodide_dir.mkdir(parents=True)
+    for name in config.CORE_FILES:
+        shutil.copy2(core / name, pyodide_dir / name)
+    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, pyodide_dir, cache)
+    check_app_imports(lock_packages)
+
+    html, worker_js = panel_convert(lock_packages["kostka"]["file_name"], cache)
+    assets = Assets(
+        tmp,
+        find_wheel(cache / "pure", "panel", config.PANEL_VERSION),
+        find_wheel(cache / "pure", "bokeh", config.BOKEH_VERSION),
+    )
+    assets.ship_panel_runtime_css()
+    strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
+    write(tmp / "index.html", rewrite_html(html, assets, strings))
+    code = extract_app_code(worker_js)
+    snapshot = make_snapshot(
+        core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache
+    )
+    write_worker(tmp, code, packages, lock_packages, snapshot)
+    copy_static(tmp)
+    version = write_service_worker(tmp)
+    verify_site(tmp, packages, lock_packages)
+    (tmp / ".build-stamp").write_text(fingerprint)
+    shutil.rmtree(site, ignore_errors=True)
+    tmp.rename(site)
+    files = [p for p in site.rglob("*") if p.is_file() and p.name != ".build-stamp"]
+    total = sum(p.stat().st_size for p in files)
+    log(f"site/ built: {total / 1e6:.1f} MB in {len(files)} files, cache version {version}")
+    return {"bytes": total, "version": version, "packages": packages}

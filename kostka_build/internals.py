@@ -1,0 +1,98 @@
+"""Every place the build relies on Panel's, Bokeh's or Pyodide's internals, for the pinned versions
+(:mod:`kostka_build.config`): the byte patches it makes to their files, the regular expressions it
+runs over ``panel convert``'s output, and the private names the build's programs, the site's
+worker and the app use. ``tests/test_build_internals.py`` checks each of them against the pinned
+packages, so that a version bump fails there, with the name of what moved, before a browser shows
+anything. When it fails: read the new version's code at that place, and change the entry here and
+the code that relies on it together.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .config import BOKEH_VERSION, PANEL_VERSION, PYODIDE_VERSION
+
+# --------------------------------------------------------------------------- panel convert's page
+
+# Where the CDN URLs of `panel convert`'s output point, mirrored from the pinned wheels.
+PANEL_CDN = f"https://cdn.holoviz.org/panel/{PANEL_VERSION}/dist/"
+BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
+# Anchors in panel convert's app.html (panel/_templates/): each must be found exactly once.
+PAGE_HEAD = r"<head>"
+PAGE_BODY = r"<body([^>]*)>"
+PAGE_WORKER = r'new Worker\("\./app\.js"\)'  # pyodide_handler.js: where the page starts its worker
+PAGE_ESMS_OPTIONS = r'<script type="esms-options">[^<]*</script>'  # js_resources.html
+PAGE_ESMS = r'<script type="text/javascript" src="[^"]*/es-module-shims[^"]*"></script>'
+PAGE_FAVICON = '<link rel="icon" href="./favicon.ico" type="">'
+# The Python code panel convert puts into app.js (pyodide_worker.js: `const code = \`{{ code }}\``),
+# and the last step of that code, writing the document (the snapshot is taken just before it).
+APP_CODE = re.compile(r"const code = `(.*?)`\n\n  try \{", re.S)
+WRITE_DOC = "await write_doc()"
+
+# --------------------------------------------------------------------------- patches to the wheels
+
+# Exact byte patches, each of which must match once (kostka_build.wheels.trim_wheel).
+PANEL_PATCHES = {
+    # Panel in the worker builds stylesheet URLs from CDN_ROOT; point it at our copy (set by
+    # static/worker.js and the snapshot's install program).
+    "panel/io/resources.py": (
+        b'CDN_ROOT = "https://cdn.holoviz.org/panel/"',
+        b'CDN_ROOT = os.environ.get("KOSTKA_PANEL_ROOT", "https://cdn.holoviz.org/panel/")',
+    ),
+    # Panel's worker code makes its dict converter by evaluating JavaScript source (run_js), which
+    # the site's Content-Security-Policy forbids: it takes the same function from the worker's
+    # globals instead (static/worker.js defines it; a snapshot restores it by that name).
+    "panel/io/pyodide.py": (
+        b'''_dict_converter = pyodide.code.run_js("""
+((entries) => {
+  for (let entry of entries) {
+    if (entry[1] === undefined) {
+      entry[1] = null;
+    }
+  }
+  return Object.fromEntries(entries);
+})
+""")''',
+        b"from js import kostkaDictConverter as _dict_converter  # static/worker.js",
+    ),
+}
+# BokehJS fetches MathJax from a CDN when a label holds TeX; we ship no MathJax, so it loads a
+# local no-op script instead and TeX stays plain text.
+BOKEH_JS_PATCHES = {
+    "bokeh.min.js": [
+        (
+            b'"https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-svg.js"',
+            b'"vendor/bokeh/' + BOKEH_VERSION.encode() + b'/no-mathjax.js"',
+        )
+    ],
+}
+BOKEH_EXTRA_FILES = {"no-mathjax.js": "// MathJax is not shipped: TeX in Bokeh labels stays plain text.\n"}
+# Where the wheels keep the files the page loads.
+PANEL_DIST = "panel/dist/"
+BOKEH_JS = "bokeh/server/static/js/"
+
+# --------------------------------------------------------------------------- private names
+
+# Private (or undocumented) Python names the site's code uses, by module: the build's programs
+# (kostka_build/programs/), the worker's Python (static/worker.js) and the app's start-up
+# (webapp/app.py, webapp/startup.py).
+PYTHON_NAMES = {
+    "panel.io.pyodide": ["_doc_json", "init_doc", "write_doc", "_link_docs_worker", "_convert_json_patch"],
+    "panel.io.state": ["state"],
+    "panel.util": ["edit_readonly"],
+    "panel.io.resources": ["CDN_ROOT"],
+}
+# Attributes of live objects: (what, attribute). Panel's state, Bokeh's Document.
+OBJECT_NAMES = [
+    ("panel.io.state.state", "_schedule_on_load"),  # webapp/app.py: a document drawn in the worker
+    ("bokeh.document.Document()", "_session_context"),  # webapp/startup.py: as write_doc leaves it
+    ("bokeh.document.Document().callbacks", "_held_events"),  # webapp/startup.py: held changes dropped
+    ("bokeh.document.Document().models", "freeze"),  # webapp/views/common.py
+]
+# Pyodide's private loader options and snapshot API (static/worker.js, programs/snapshot.js), found
+# in its pyodide.js / pyodide.asm.js.
+PYODIDE_NAMES = ["_makeSnapshot", "_loadSnapshot", "_snapshotDeserializer", "makeMemorySnapshot"]
+# The first word of a Pyodide 0.27 memory snapshot (static/worker.js checks it before restoring).
+PYODIDE_SNAPSHOT_MAGIC = 1886286592
+PYODIDE_SNAPSHOT_RELEASE = PYODIDE_VERSION

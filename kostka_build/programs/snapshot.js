@@ -1,0 +1,47 @@
+// Makes the interpreter snapshot (job.mode "make") or checks one ("check"), under Pyodide in Node
+// (kostka_build.snapshot). Reads its job (JSON) on stdin.
+const fs = require("fs");
+const job = JSON.parse(fs.readFileSync(0, "utf8"));
+// panel.io.pyodide imports XMLHttpRequest, which Node lacks; the snapshot keeps such globals by
+// name, and a restore in the browser's worker finds the real one.
+globalThis.XMLHttpRequest ??= class XMLHttpRequest {};
+const { loadPyodide } = require(job.pyodide + "/pyodide.js");
+// Python holds no JS object then but globals (js.JSON…, kept by their names); the dict converter
+// Panel's worker code takes from the globals is defined as static/worker.js defines it.
+globalThis.kostkaDictConverter = (entries) => {
+  for (const entry of entries) if (entry[1] === undefined) entry[1] = null;
+  return Object.fromEntries(entries);
+};
+const serializer = (value) => {
+  throw new Error(`a JS object the snapshot cannot hold: ${String(value).slice(0, 80)}`);
+};
+const deserializer = () => {
+  throw new Error("unexpected object in the snapshot");
+};
+(async () => {
+  if (job.mode === "make") {
+    const py = await loadPyodide({indexURL: job.pyodide + "/", _makeSnapshot: true});
+    py.FS.mkdirTree("/tmp/wheels");
+    for (const wheel of job.wheels) py.FS.writeFile(`/tmp/wheels/${wheel.split("/").pop()}`, fs.readFileSync(wheel));
+    py.globals.set("panel_root", job.panelRoot);
+    for (const code of job.python) await py.runPythonAsync(code);
+    fs.writeFileSync(job.files, py.FS.readFile("/tmp/files.zip"));
+    py.FS.unlink("/tmp/files.zip");
+    fs.writeFileSync(job.memory, py.makeMemorySnapshot({serializer}));
+  } else {
+    const py = await loadPyodide({indexURL: job.pyodide + "/", _loadSnapshot: fs.readFileSync(job.memory), _snapshotDeserializer: deserializer});
+    py.FS.writeFile("/tmp/files.zip", fs.readFileSync(job.files));
+    py.runPython(`import os, zipfile, importlib, random
+with zipfile.ZipFile("/tmp/files.zip") as z:
+    z.extractall("/lib/python3.12/site-packages")
+os.remove("/tmp/files.zip")
+importlib.invalidate_caches()
+random.seed()`);
+    py.globals.set("sendPatch", () => {});
+    py.globals.set("kostka_language", "ru");
+    const [docs] = (await py.runPythonAsync(job.code)).toJs();
+    const text = JSON.stringify(JSON.parse(docs));  // its Russian unescaped
+    const rolls = py.runPython(job.use);  // and the app works on: rolls, switches language
+    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c"), rolls}));
+  }
+})().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,101 @@
+"""What the build relies on in Panel's, Bokeh's and Pyodide's internals (kostka_build/internals.py),
+checked against the pinned versions: a version bump fails here, naming what moved, before the
+browser shows anything."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import bokeh.document
+import panel
+import pytest
+
+from kostka_build import config, internals
+
+PANEL = Path(panel.__file__).resolve().parent
+SITE_PACKAGES = PANEL.parent
+NPM = config.CACHE / "npm" / f"pyodide-{config.PYODIDE_VERSION}" / "package"
+
+
+def test_the_installed_panel_and_bokeh_are_the_pinned_ones():
+    # the app is served and converted with the installed ones; the site ships the pinned wheels
+    assert importlib.metadata.version("panel") == config.PANEL_VERSION == config.PURE_WHEELS["panel"]
+    assert importlib.metadata.version("bokeh") == config.BOKEH_VERSION == config.PURE_WHEELS["bokeh"]
+    pins = (config.ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'"panel=={config.PANEL_VERSION}"' in pins and f'"bokeh=={config.BOKEH_VERSION}"' in pins
+
+
+@pytest.mark.parametrize("path", sorted(internals.PANEL_PATCHES))
+def test_each_patch_to_panel_finds_its_text_once(path):
+    old, _ = internals.PANEL_PATCHES[path]
+    assert (SITE_PACKAGES / path).read_bytes().count(old) == 1, f"{path} changed: see internals.PANEL_PATCHES"
+
+
+def test_each_patch_to_bokehjs_finds_its_text_once():
+    for name, patches in internals.BOKEH_JS_PATCHES.items():
+        data = (SITE_PACKAGES / internals.BOKEH_JS / name).read_bytes()
+        for old, _ in patches:
+            assert data.count(old) == 1, f"{name} changed: see internals.BOKEH_JS_PATCHES"
+    assert (PANEL / "dist" / "panel.min.js").is_file()  # internals.PANEL_DIST
+
+
+def test_panel_converts_pages_as_the_build_expects():
+    templates = PANEL / "_templates"
+    worker = (templates / "pyodide_worker.js").read_text(encoding="utf-8")
+    assert internals.APP_CODE.search(worker), "pyodide_worker.js no longer holds `const code = ...` before `try {`"
+    handler = (templates / "pyodide_handler.js").read_text(encoding="utf-8").replace("{{ name }}", "app")
+    assert len(re.findall(internals.PAGE_WORKER, handler)) == 1
+    resources = (templates / "js_resources.html").read_text(encoding="utf-8")
+    assert re.search(internals.PAGE_ESMS_OPTIONS, resources), "es-module-shims' options moved"
+    assert "es-module-shims" in (PANEL / "models" / "esm.py").read_text(encoding="utf-8")  # internals.PAGE_ESMS
+    # the page's code ends with writing the document: the snapshot is taken just before it
+    assert internals.WRITE_DOC + '"""' in (PANEL / "io" / "convert.py").read_text(encoding="utf-8")
+
+
+def top_level_names(module: str) -> set[str]:
+    """Names a module defines or imports at its top level, read from its source (some of them,
+    such as panel.io.pyodide, import only under Pyodide)."""
+    tree = ast.parse(Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("module", sorted(internals.PYTHON_NAMES))
+def test_the_private_python_names_are_there(module):
+    missing = [name for name in internals.PYTHON_NAMES[module] if name not in top_level_names(module)]
+    assert missing == [], f"{module} lacks {missing}"
+
+
+@pytest.mark.parametrize(("what", "name"), internals.OBJECT_NAMES)
+def test_the_private_attributes_are_there(what, name):
+    objects = {
+        "panel.io.state.state": panel.state,
+        "bokeh.document.Document()": bokeh.document.Document(),
+        "bokeh.document.Document().callbacks": bokeh.document.Document().callbacks,
+        "bokeh.document.Document().models": bokeh.document.Document().models,
+    }
+    assert hasattr(objects[what], name), f"{what} has no {name}"
+
+
+@pytest.mark.skipif(not NPM.is_dir(), reason="the npm pyodide package is fetched by python build.py")
+def test_pyodide_has_the_snapshot_api_the_worker_uses():
+    assert json.loads((NPM / "pyodide-lock.json").read_text())["info"]["version"] == config.PYODIDE_VERSION
+    code = (NPM / "pyodide.js").read_text(encoding="utf-8") + (NPM / "pyodide.asm.js").read_text(encoding="utf-8")
+    missing = [name for name in internals.PYODIDE_NAMES if name not in code]
+    assert missing == [], f"pyodide {config.PYODIDE_VERSION} lacks {missing}"
+    worker = (config.STATIC / "worker.js").read_text(encoding="utf-8")
+    assert f"const SNAPSHOT_MAGIC = {internals.PYODIDE_SNAPSHOT_MAGIC};" in worker
+    for name in ("_loadSnapshot", "_snapshotDeserializer"):
+        assert name in worker
