@@ -68,8 +68,6 @@ def _what(tr: Translator, label: str, error: Any) -> str:
             else tr(N_("{field} must be from {low} to {high}."), field=label, low=low, high=high)
     if code == "type" and params.get("kind") == "text":
         return tr(N_("{field} must be text."), field=label)
-    if code == "type" and "expected" not in params and "got" in params and error.field.endswith(".name"):
-        return tr(N_("{field} must be text."), field=label)
     if code == "range" and high is not None:
         return tr(N_("{field} is too long or too large (at most {high})."), field=label, high=high)
     if code == "rule" and high is not None:

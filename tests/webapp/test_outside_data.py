@@ -373,3 +373,11 @@ def test_an_empty_file_chosen_for_import_gets_a_message():
     assert "The file is empty." in app.import_message.object
     app.import_chars.param.update(value=one_ring_file("Tilda", "Bilbo"), filename="two.json")
     assert "Imported characters: 2" in app.import_message.object
+
+
+def test_what_the_address_could_not_give_is_said_in_the_language_on_screen():
+    app = KostkaApp()
+    app._show_address_notes(read_address("?skills=" + "[" * 300).problems, [])
+    assert "Part of the address was left out: Skills" in app.address_message.object
+    app.tr.lang = "ru"
+    assert "Часть адреса не прочитана" in app.address_message.object

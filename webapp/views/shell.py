@@ -146,6 +146,9 @@ class KostkaApp(pn.viewable.Viewer):
         self._url_applied = False
         self._stored_loaded = False
         self._reading_store = False
+        self._address_problems: list[InputError] = []
+        self._address_notes: list[tuple[str, dict[str, Any]]] = []
+        self._storage_messages: list[str] = []
         self._query: dict[str, Any] = {}
         self._written = ""
         self._watching_location = False
@@ -201,6 +204,7 @@ class KostkaApp(pn.viewable.Viewer):
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
         self.address_message = html_pane("")
+        binder.on_lang(self._draw_notes)
         chars_bar = pn.Column(
             pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
                        flex_wrap="wrap", align_items="flex-end"),
@@ -337,12 +341,10 @@ class KostkaApp(pn.viewable.Viewer):
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
-        messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
-        if messages:
-            self.storage_message.object = "".join(
-                f'<div class="field-error" role="alert" data-testid="storage-message">{escape(self.tr(m))}</div>' for m in messages)
+        self._storage_messages = storage_messages(read, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        self._draw_notes()
         if self._url_applied:
-            self._show_address_notes((), self.state.apply_url(self._query, keep_stored=True))
+            self._show_address_notes(None, self.state.apply_url(self._query, keep_stored=True))
         self._character_options()
         self._save_characters()
         self._save_log()
@@ -501,14 +503,22 @@ class KostkaApp(pn.viewable.Viewer):
         self._update_url()
 
     def _show_address_notes(self, problems: Any, notes: list[tuple[str, dict[str, Any]]]) -> None:
-        """Say what could not be read from the address, and what was done with its character."""
-        if problems:
-            self._address_problems = [address_problem_text(self.tr, p) for p in problems]
-        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(t)}</div>'
-                 for t in getattr(self, "_address_problems", [])]
-        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(self.tr(m, **p))}</div>' for m, p in notes]
-        if parts or not getattr(self, "_address_problems", None):
-            self.address_message.object = "".join(parts)
+        """Say what could not be read from the address (``problems``; None: as last said) and what
+        was done with its character."""
+        if problems is not None:
+            self._address_problems = list(problems)
+        self._address_notes = list(notes)
+        self._draw_notes()
+
+    def _draw_notes(self) -> None:
+        """The address's and storage's messages, in the language on screen."""
+        tr = self.tr
+        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(address_problem_text(tr, p))}</div>'
+                 for p in self._address_problems]
+        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(tr(m, **p))}</div>' for m, p in self._address_notes]
+        self.address_message.object = "".join(parts)
+        self.storage_message.object = "".join(
+            f'<div class="field-error" role="alert" data-testid="storage-message">{escape(tr(m))}</div>' for m in self._storage_messages)
 
     def open_address_link(self) -> None:
         """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""
