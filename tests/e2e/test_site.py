@@ -154,7 +154,8 @@ def test_site_is_self_contained(site):
     assert build.check_local_references(site) == []
     sw = (site / "sw.js").read_text(encoding="utf-8")
     # the build's manifest: every file with its sha256 (the page, index.html, is "./")
-    precache, on_demand = (set(json.loads(re.search(rf"const {name} = (\{{.*?\}});", sw, re.S).group(1))) for name in ("PRECACHE", "ON_DEMAND"))
+    manifest = (re.search(rf"const {name} = (\{{.*?\}});", sw, re.S).group(1) for name in ("PRECACHE", "ON_DEMAND"))
+    precache, on_demand = (set(json.loads(text)) for text in manifest)
     for path in site.rglob("*"):
         if path.is_file() and path.name not in ("sw.js", ".build-stamp"):
             rel = "./" if path.name == "index.html" else path.relative_to(site).as_posix()
