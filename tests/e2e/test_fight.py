@@ -122,13 +122,13 @@ def test_russian_labels_and_an_attack(page: Page, app_url: str):
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Поставьте в построения хотя бы одного героя и одного монстра.")
     place(page, "Ада", "heroes-1-attacking")
-    place(page, "Wolf", "monsters-1-attacking")
+    place(page, "Волк", "monsters-1-attacking")  # the Wolf, named in the language on screen
     expect(page.get_by_test_id("balance-verdict")).to_have_text("на равных")
-    expect(page.get_by_test_id("duel-readout")).to_contain_text("Ада против Wolf: герой побеждает")
+    expect(page.get_by_test_id("duel-readout")).to_contain_text("Ада против Волк: герой побеждает")
     page.get_by_role("button", name="Начать бой").click()
     expect(page.get_by_test_id("fight-status")).to_contain_text("Раунд 1: ход героев.")
     page.get_by_role("button", name="Атаковать", exact=True).click()
-    expect(page.get_by_test_id("fight-step")).to_contain_text("Ада атакует Wolf (атака 1)")
+    expect(page.get_by_test_id("fight-step")).to_contain_text("Ада атакует Волк (атака 1)")
     expect(log_rows(page).first).to_contain_text("Бой, раунд 1")
 
 
@@ -136,9 +136,9 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     open_fight(page, app_url + "?lang=cs&sys=fate", "Eliška", "Jméno", "Boj")
     page.get_by_role("button", name="Vytvořit nestvůru").click()
     expect(page.get_by_test_id("generated").locator("svg.die.d6")).to_have_count(3)
-    expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Monster")
+    expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Nestvůra")
     place(page, "Eliška", "heroes-1-attacking")
-    place(page, "Monster", "monsters-1-attacking")
+    place(page, "Nestvůra", "monsters-1-attacking")
     expect(page.get_by_test_id("balance-verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
     page.get_by_role("button", name="Přidat formaci hrdinů").click()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
@@ -149,4 +149,4 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     expect(page.get_by_test_id("balance-verdict")).to_be_visible()
     page.get_by_role("button", name="Začít boj").click()
     page.get_by_role("button", name="Zaútočit", exact=True).click()
-    expect(page.get_by_test_id("fight-step")).to_contain_text("Eliška útočí na Monster (útok 1)")
+    expect(page.get_by_test_id("fight-step")).to_contain_text("Eliška útočí na Nestvůra (útok 1)")
