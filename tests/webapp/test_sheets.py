@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -25,17 +24,13 @@ def app():
     return KostkaApp()
 
 
-def _file_event(data: bytes):
-    return SimpleNamespace(new=data)
-
-
 # -- GCS import ------------------------------------------------------------------------------------
 
 
 def test_a_real_gcs_sheet_imports_with_every_level(app):
     raw = (DATA / "goblin-shaman.gcs").read_bytes()
     app.import_chars.filename = "Goblin, Shaman.gcs"
-    app._import(_file_event(raw))
+    app.import_chars.value = raw
     assert app.state.system == "gurps"
     char = app.state.gurps.character
     doc = json.loads(raw)
@@ -52,7 +47,7 @@ def test_left_out_rows_are_listed_in_the_message_in_each_language(app, tmp_path)
     doc["spells"] = [{"id": "p", "name": "Haircut"}]
     doc["profile"]["name"] = XSS
     app.import_chars.filename = "rat.gcs"
-    app._import(_file_event(json.dumps(doc).encode()))
+    app.import_chars.value = json.dumps(doc).encode()
     html = app.import_message.object
     assert "Left out: Haircut (no computed level)." in html
     assert "<img" not in html
@@ -83,7 +78,7 @@ def test_the_import_button_tells_gcs_from_kostka_files():
 def test_refused_gcs_file_shows_a_message_and_keeps_the_characters(app):
     before = app.state.characters_json()
     app.import_chars.filename = "x.gcs"
-    app._import(_file_event(b"[" * 5000))
+    app.import_chars.value = b"[" * 5000
     assert "alert" in app.import_message.object or "role" in app.import_message.object
     assert app.state.characters_json() == before
 
