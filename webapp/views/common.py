@@ -294,7 +294,8 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
     name = TextInput(value=sheet.name_text, width=260, height=70, max_length=60)
     binder.text(name, "name", N_("Name"))
     name.param.watch(lambda e: setattr(sheet, "name_text", e.new or ""), "value_input")
-    sheet.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+    # the sheet's value as it stands once its own watchers ran (it drops refused characters as typed)
+    sheet.param.watch(lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text")
     return name
 
 

@@ -204,7 +204,7 @@ class FightView(pn.viewable.Viewer):
         name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
         self.binder.text(name, "name", N_("Monster's name"))
         name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
-        form.param.watch(lambda e: setattr(name, "value", e.new) if name.value != e.new else None, "name_text")
+        form.param.watch(lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text")
         sheet = pn.FlexBox(
             name,
             self._field(form, "life", N_("Monster's life"), 130), self._field(form, "life_max", N_("Monster's life (max)"), 150),
