@@ -50,8 +50,14 @@ def ms(seconds: float) -> str:
 
 
 # -- attack odds against icepool -----------------------------------------------------
-ATTACKS = [(a, d, ap, dp, halved, rule) for a in range(0, 13, 3) for d in range(0, 13, 3)
-           for ap, dp in ((0, 0), (2, 1)) for halved in (False, True) for rule in ("difference", "one_plus")]
+ATTACKS = [
+    (a, d, ap, dp, halved, rule)
+    for a in range(0, 13, 3)
+    for d in range(0, 13, 3)
+    for ap, dp in ((0, 0), (2, 1))
+    for halved in (False, True)
+    for rule in ("difference", "one_plus")
+]
 
 
 def icepool_attack(a: int, d: int, ap: int, dp: int, halved: bool, rule: str) -> dict[int, Fraction]:
@@ -79,11 +85,21 @@ DUELS = [
     ("Wolf (9) vs hero 12/7/3, never spend", Combatant.hero("Hero", 12, 7, 3), WOLF, NEVER, NEVER),
     ("Wolf (9) vs hero 12/7/3, both spend 1", Combatant.hero("Hero", 12, 7, 3), WOLF, Policy.spend(1), Policy.spend(1)),
     ("life 20 vs 20, never spend", Combatant.hero("Hero", 20, 7, 3), Combatant.monster("M", 20, 8, 4), NEVER, NEVER),
-    ("life 20 vs 20, both spend 1", Combatant.hero("Hero", 20, 7, 3), Combatant.monster("M", 20, 8, 4),
-     Policy.spend(1), Policy.spend(1)),
+    (
+        "life 20 vs 20, both spend 1",
+        Combatant.hero("Hero", 20, 7, 3),
+        Combatant.monster("M", 20, 8, 4),
+        Policy.spend(1),
+        Policy.spend(1),
+    ),
     ("life 30 vs 30, never spend", Combatant.hero("Hero", 30, 7, 3), Combatant.monster("M", 30, 8, 4), NEVER, NEVER),
-    ("life 30 vs 30, both spend 1", Combatant.hero("Hero", 30, 7, 3), Combatant.monster("M", 30, 8, 4),
-     Policy.spend(1), Policy.spend(1)),
+    (
+        "life 30 vs 30, both spend 1",
+        Combatant.hero("Hero", 30, 7, 3),
+        Combatant.monster("M", 30, 8, 4),
+        Policy.spend(1),
+        Policy.spend(1),
+    ),
 ]
 
 
@@ -94,19 +110,25 @@ def main() -> None:
     engine_cold = best(engine_attacks, cold=True)
     engine_warm = best(engine_attacks, cold=False)
     ice = best(icepool_attacks, cold=False, repeats=3)
-    print(f"| attack odds ({len(ATTACKS)} cases, equal results) | engine cold ms | engine warm ms | icepool ms | icepool / engine cold |")
+    print(
+        f"| attack odds ({len(ATTACKS)} cases, equal results) | engine cold ms | engine warm ms | icepool ms | icepool / engine cold |"
+    )
     print("|---|---:|---:|---:|---:|")
-    print(f"| skills 0-12 x points x halved x damage rule | {ms(engine_cold)} | {ms(engine_warm)} | {ms(ice)} | {ice / engine_cold:.1f} |")
+    print(
+        f"| skills 0-12 x points x halved x damage rule | {ms(engine_cold)} | {ms(engine_warm)} | {ms(ice)} | {ice / engine_cold:.1f} |"
+    )
     print()
     print("| exact duel | states | P(hero wins) | E[rounds] | cold ms | cold ms, no rounds list | warm ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, hero, monster, hp, mp in DUELS:
         result = combat_duel.duel_odds(hero, monster, hp, mp)
-        cold = best(lambda: combat_duel.duel_odds(hero, monster, hp, mp), cold=True)
-        bare = best(lambda: combat_duel.duel_odds(hero, monster, hp, mp, max_rounds=0), cold=True)
-        warm = best(lambda: combat_duel.duel_odds(hero, monster, hp, mp), cold=False)
-        print(f"| {label} | {result.states} | {float(result.p_hero_wins):.4f} | {float(result.expected_rounds):.2f} "
-              f"| {ms(cold)} | {ms(bare)} | {ms(warm)} |")
+        cold = best(lambda h=hero, m=monster, a=hp, b=mp: combat_duel.duel_odds(h, m, a, b), cold=True)
+        bare = best(lambda h=hero, m=monster, a=hp, b=mp: combat_duel.duel_odds(h, m, a, b, max_rounds=0), cold=True)
+        warm = best(lambda h=hero, m=monster, a=hp, b=mp: combat_duel.duel_odds(h, m, a, b), cold=False)
+        print(
+            f"| {label} | {result.states} | {float(result.p_hero_wins):.4f} | {float(result.expected_rounds):.2f} "
+            f"| {ms(cold)} | {ms(bare)} | {ms(warm)} |"
+        )
     print()
     example = Path(__file__).resolve().parents[1] / "examples" / "wolf_encounter.json"
     encounter = Encounter.from_json(example.read_text(encoding="utf-8"))
@@ -116,8 +138,10 @@ def main() -> None:
     took = time.perf_counter() - start
     print("| seeded battles | runs | heroes win | ms per battle |")
     print("|---|---:|---:|---:|")
-    print(f"| examples/wolf_encounter.json (2 heroes, 2 wolves) | {runs} | {summary['p_heroes_win']:.3f} "
-          f"| {took / runs * 1000:.2f} |")
+    print(
+        f"| examples/wolf_encounter.json (2 heroes, 2 wolves) | {runs} | {summary['p_heroes_win']:.3f} "
+        f"| {took / runs * 1000:.2f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -110,7 +110,9 @@ def engine_gurps_p(skill: int) -> tuple[Fraction, Fraction, Fraction]:
 
 def icepool_quick(a: int, b: int) -> tuple[Fraction, Fraction, Fraction]:
     def side(skill: int) -> Die:
-        return (3 @ icepool.d6).map(lambda t: Vector((int(gurps.outcome_of(t, skill) in ("critical_success", "success")), skill - t)))
+        return (3 @ icepool.d6).map(
+            lambda t: Vector((int(gurps.outcome_of(t, skill) in ("critical_success", "success")), skill - t))
+        )
 
     def winner(x: Vector, y: Vector) -> int:
         if x[0] != y[0]:
@@ -128,7 +130,7 @@ def engine_quick(a: int, b: int) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def icepool_fate(skill: int, difficulty: int, favour: int) -> Fraction:
-    result = (2 @ icepool.d6 + difficulty - favour <= skill)
+    result = 2 @ icepool.d6 + difficulty - favour <= skill
     return Fraction(result.quantity(True), result.denominator())
 
 
@@ -154,12 +156,21 @@ def cases() -> list[tuple[str, Callable[[], object], Callable[[], object]]]:
         OneRingCheck(rating=3, tn=14, feat_mode="ill_favoured", weary=True, miserable=True),
         OneRingCheck(rating=6, tn=20, feat_mode="favoured", bonus_dice=6, weary=True),
     ):
-        name = f"One Ring rating {check.rating}+{check.bonus_dice} TN {check.tn} {check.feat_mode}{' weary' if check.weary else ''}{' miserable' if check.miserable else ''}"
+        states = (" weary" if check.weary else "") + (" miserable" if check.miserable else "")
+        name = f"One Ring rating {check.rating}+{check.bonus_dice} TN {check.tn} {check.feat_mode}{states}"
         out.append((name, lambda c=check: engine_one_ring(c), lambda c=check: icepool_one_ring(c)))
     for skill in (10, 16):
-        out.append((f"GURPS 3d6 vs {skill} (success, criticals)", lambda s=skill: engine_gurps_p(s), lambda s=skill: icepool_gurps_p(s)))
+        out.append(
+            (
+                f"GURPS 3d6 vs {skill} (success, criticals)",
+                lambda s=skill: engine_gurps_p(s),
+                lambda s=skill: icepool_gurps_p(s),
+            )
+        )
     out.append(("GURPS quick contest 14 vs 12", lambda: engine_quick(14, 12), lambda: icepool_quick(14, 12)))
-    out.append(("Fate & Doom skill 7, difficulty +2, favour 1", lambda: engine_fate(7, 2, 1), lambda: icepool_fate(7, 2, 1)))
+    out.append(
+        ("Fate & Doom skill 7, difficulty +2, favour 1", lambda: engine_fate(7, 2, 1), lambda: icepool_fate(7, 2, 1))
+    )
     out.append(
         (
             f"One Ring table: ratings 0-6 × TN 10-20 × 3 feat modes ({len(TABLE_MODES_ONLY)} checks)",
@@ -187,7 +198,10 @@ def main() -> int:
         warm = best(engine_case, cold=False)
         other = best(icepool_case, cold=False, repeats=2 if "table" in name else REPEATS)
         rows.append((name, cold, warm, other))
-    print(f"Python {platform.python_version()} on {platform.machine()}, icepool {icepool.__version__}; best of {REPEATS} runs (icepool tables: best of 2); all results equal.\n")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, icepool {icepool.__version__}; "
+        f"best of {REPEATS} runs (icepool tables: best of 2); all results equal.\n"
+    )
     print("| case | engine cold (ms) | engine warm (ms) | icepool (ms) | icepool / engine cold |")
     print("|:--|--:|--:|--:|--:|")
     for name, cold, warm, other in rows:

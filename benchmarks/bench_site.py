@@ -33,8 +33,15 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
 ]
 START_TIMEOUT = 300_000
 
@@ -60,7 +67,9 @@ def serve() -> tuple[object, str]:
 
 
 def wait_ready(page) -> None:
-    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT)
+    page.wait_for_selector(
+        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
+    )
     if page.locator("html[data-kostka-loader=error]").count():
         raise SystemExit("the app failed to start: " + page.locator("#kostka-loader").inner_text())
 
@@ -78,7 +87,9 @@ def interactive_ms(page) -> float:
 
 def marks(page) -> dict[str, int]:
     """The loader's marks: when the worker started and when each start-up step began."""
-    return page.evaluate("Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]))")
+    return page.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]))"
+    )
 
 
 def first_paint_ms(page) -> float:
@@ -145,7 +156,9 @@ def main() -> int:
     url += "?lang=en"
     results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "warm2": [], "click": [], "bytes": []}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
+        )
         for _ in range(args.runs):
             context = browser.new_context()
             page = context.new_page()
@@ -161,7 +174,13 @@ def main() -> int:
                 page.reload()
                 wait_ready(page)
                 results[key].append(interactive_ms(page))
-                print(f"{key} start marks (ms):", marks(page), "interpreter:", page.locator("html").get_attribute("data-kostka-runtime"), flush=True)
+                print(
+                    f"{key} start marks (ms):",
+                    marks(page),
+                    "interpreter:",
+                    page.locator("html").get_attribute("data-kostka-runtime"),
+                    flush=True,
+                )
             results["click"].extend(click_to_result_ms(page))
             context.close()
         browser.close()
@@ -169,7 +188,9 @@ def main() -> int:
 
     med = {k: statistics.median(v) for k, v in results.items()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Chromium headless, {args.runs} cold + {2 * args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n")
+    print(
+        f"Chromium headless, {args.runs} cold + {2 * args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n"
+    )
     print("| measure | median | goal |")
     print("|:--|--:|--:|")
     print(f"| first paint (loading screen) | {med['paint'] / 1000:.2f} s | |")

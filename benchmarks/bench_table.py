@@ -108,7 +108,9 @@ def measure(page, results: dict[str, list[float]]) -> None:
     timed(page, FATE, {"testid": "p-success"})
     page.get_by_label("Name", exact=True).first.fill("Ada")  # a hero joins a fight by name
     page.wait_for_timeout(1000)
-    results["open fight"].append(timed(page, {"tag": "BUTTON", "text": "Fight"}, {"testid": "encounter-status"})["result"])
+    results["open fight"].append(
+        timed(page, {"tag": "BUTTON", "text": "Fight"}, {"testid": "encounter-status"})["result"]
+    )
     for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
         page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=name).first.click()
         page.wait_for_timeout(1500)
@@ -118,7 +120,9 @@ def measure(page, results: dict[str, list[float]]) -> None:
     page.get_by_test_id("fight-status").wait_for()
     for _ in range(2):
         page.wait_for_timeout(300)
-        results["fight attack"].append(timed(page, {"tag": "BUTTON", "text": "Attack"}, {"testid": "fight-step"})["result"])
+        results["fight attack"].append(
+            timed(page, {"tag": "BUTTON", "text": "Attack"}, {"testid": "fight-step"})["result"]
+        )
 
 
 def main() -> int:
@@ -136,8 +140,9 @@ def main() -> int:
     keys = ("feedback", "first roll", "later rolls", "switch system", "switch language", "open fight", "fight attack")
     results: dict[str, list[float]] = {k: [] for k in keys}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"),
-                                    args=bench_site.CHROMIUM_ARGS)
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=bench_site.CHROMIUM_ARGS
+        )
         for _ in range(args.runs):
             context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
             page = context.new_page()
@@ -155,10 +160,19 @@ def main() -> int:
     httpd.shutdown()
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Chromium headless 1024×768, CPU throttled {args.throttle:g}×, {args.runs} starts, "
-          f"load average {load:.1f} on {os.cpu_count()} CPUs\n")
-    goals = {"feedback": "one frame", "first roll": "100 ms", "later rolls": "100 ms", "switch system": "300 ms",
-             "switch language": "500 ms", "open fight": "300 ms", "fight attack": "150 ms"}
+    print(
+        f"Chromium headless 1024×768, CPU throttled {args.throttle:g}×, {args.runs} starts, "
+        f"load average {load:.1f} on {os.cpu_count()} CPUs\n"
+    )
+    goals = {
+        "feedback": "one frame",
+        "first roll": "100 ms",
+        "later rolls": "100 ms",
+        "switch system": "300 ms",
+        "switch language": "500 ms",
+        "open fight": "300 ms",
+        "fight attack": "150 ms",
+    }
     print("| measure | median | n | goal |")
     print("|:--|--:|--:|--:|")
     for key in keys:

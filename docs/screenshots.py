@@ -27,27 +27,87 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"
 
 SHOTS = [
     # (file, viewport, query, button to press)
-    ("one-ring.png", (768, 1024), {
-        "lang": "en", "sys": "one-ring", "name": "Hanar", "strength": 7, "heart": 4, "wits": 5,
-        "awareness": 2, "scan": 3, "lore": 1, "fav": "awareness", "valour": 2, "wisdom": 1,
-        "r_ability": "awareness",
-    }, "Roll"),
-    ("gurps.png", (768, 1024), {
-        "lang": "en", "sys": "gurps", "name": "Dai Blackthorn", "dx": 13, "iq": 11,
-        "skills": '[{"name":"Lockpicking","level":"9"},{"name":"Stealth","level":"14"}]',
-        "r_mods": '[{"name":"Tools","value":"-5"},{"name":"Time taken","value":"+10"}]',
-    }, "Roll"),
-    ("fate.png", (768, 1024), {
-        "lang": "en", "sys": "fate", "name": "Vlasta", "skill": 8, "favour": 3, "favour_max": 3,
-        "life": 11, "life_max": 12, "r_difficulty": 2, "r_spend": 1,
-    }, "Roll"),
-    ("one-ring-ru-landscape.png", (1024, 768), {
-        "lang": "ru", "sys": "one-ring", "name": "Ханар", "strength": 7, "awareness": 2, "r_ability": "awareness",
-    }, "Бросить"),
-    ("fate-phone.png", (390, 844), {
-        "lang": "cs", "sys": "fate", "name": "Vlasta", "skill": 8, "favour": 3, "favour_max": 3,
-        "life": 11, "life_max": 12, "r_difficulty": 2, "r_spend": 1,
-    }, "Hodit"),
+    (
+        "one-ring.png",
+        (768, 1024),
+        {
+            "lang": "en",
+            "sys": "one-ring",
+            "name": "Hanar",
+            "strength": 7,
+            "heart": 4,
+            "wits": 5,
+            "awareness": 2,
+            "scan": 3,
+            "lore": 1,
+            "fav": "awareness",
+            "valour": 2,
+            "wisdom": 1,
+            "r_ability": "awareness",
+        },
+        "Roll",
+    ),
+    (
+        "gurps.png",
+        (768, 1024),
+        {
+            "lang": "en",
+            "sys": "gurps",
+            "name": "Dai Blackthorn",
+            "dx": 13,
+            "iq": 11,
+            "skills": '[{"name":"Lockpicking","level":"9"},{"name":"Stealth","level":"14"}]',
+            "r_mods": '[{"name":"Tools","value":"-5"},{"name":"Time taken","value":"+10"}]',
+        },
+        "Roll",
+    ),
+    (
+        "fate.png",
+        (768, 1024),
+        {
+            "lang": "en",
+            "sys": "fate",
+            "name": "Vlasta",
+            "skill": 8,
+            "favour": 3,
+            "favour_max": 3,
+            "life": 11,
+            "life_max": 12,
+            "r_difficulty": 2,
+            "r_spend": 1,
+        },
+        "Roll",
+    ),
+    (
+        "one-ring-ru-landscape.png",
+        (1024, 768),
+        {
+            "lang": "ru",
+            "sys": "one-ring",
+            "name": "Ханар",
+            "strength": 7,
+            "awareness": 2,
+            "r_ability": "awareness",
+        },
+        "Бросить",
+    ),
+    (
+        "fate-phone.png",
+        (390, 844),
+        {
+            "lang": "cs",
+            "sys": "fate",
+            "name": "Vlasta",
+            "skill": 8,
+            "favour": 3,
+            "favour_max": 3,
+            "life": 11,
+            "life_max": 12,
+            "r_difficulty": 2,
+            "r_spend": 1,
+        },
+        "Hodit",
+    ),
 ]
 
 
@@ -62,9 +122,22 @@ def main() -> int:
     port = free_port()
     log = tempfile.TemporaryFile()
     server = subprocess.Popen(
-        [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
-         "--allow-websocket-origin", f"127.0.0.1:{port}"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "panel",
+            "serve",
+            "webapp/app.py",
+            "--port",
+            str(port),
+            "--address",
+            "127.0.0.1",
+            "--allow-websocket-origin",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}/app"
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))

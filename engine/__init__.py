@@ -3,9 +3,19 @@
 Pure Python, no dependencies; runs the same under CPython and Pyodide.
 """
 
-from . import fate, gurps, one_ring
+from . import documents, fate, gurps, links, one_ring  # share links and imported documents, built on the rules above
 from .api import CHECKS, make_check, odds_of, roll_check
-from .combat import WOLF, AttackOdds, AttackRecord, Combatant, Policy, attack, attack_odds, encounter_balance, generate_monster
+from .combat import (
+    WOLF,
+    AttackOdds,
+    AttackRecord,
+    Combatant,
+    Policy,
+    attack,
+    attack_odds,
+    encounter_balance,
+    generate_monster,
+)
 from .combat_battle import Encounter, Fight, simulate_battle, simulate_many
 from .combat_duel import DuelOdds, duel_odds
 from .dist import Dist
@@ -40,7 +50,6 @@ from .one_ring import (
     target_number,
 )
 from .rng import GENERATOR, Dice, random_seed, session_seed
-from . import documents, links  # share links and imported documents, built on the rules above
 
 __all__ = [
     "WOLF",

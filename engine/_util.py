@@ -23,13 +23,21 @@ def check_from_dict(cls: type[C], data: Any) -> C:
     validated by the check's own ``__post_init__``.
     """
     if not isinstance(data, Mapping):
-        raise InputError("check", "type", f"expected an object with the fields of {cls.__name__}, got {type(data).__name__}")
+        raise InputError(
+            "check", "type", f"expected an object with the fields of {cls.__name__}, got {type(data).__name__}"
+        )
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     for key in data:
         if key not in names:
             field = key if isinstance(key, str) and key else "check"
             shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:37] + "..."
-            raise InputError(field, "choice", f"unknown field {shown}; allowed fields are {', '.join(names)}", allowed=list(names), value=key)
+            raise InputError(
+                field,
+                "choice",
+                f"unknown field {shown}; allowed fields are {', '.join(names)}",
+                allowed=list(names),
+                value=key,
+            )
     return cls(**dict(data))
 
 

@@ -41,7 +41,9 @@ def _lookup(table: Mapping[type, Callable[..., Any]], check: Any) -> Callable[..
     try:
         return table[type(check)]
     except KeyError:
-        raise InputError("check", "type", f"not a check of a known system: {type(check).__name__}", allowed=sorted(CHECKS)) from None
+        raise InputError(
+            "check", "type", f"not a check of a known system: {type(check).__name__}", allowed=sorted(CHECKS)
+        ) from None
 
 
 def odds_of(check: Any) -> Any:

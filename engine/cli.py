@@ -46,40 +46,76 @@ def _one_ring_args(p: argparse.ArgumentParser) -> None:
     target = p.add_mutually_exclusive_group()
     target.add_argument("--tn", help="target number 1-40 (default 14)")
     target.add_argument("--attribute", help="the attribute 1-19 whose TN (20 - attribute) is used")
-    p.add_argument("--parry", default=None, help="an attack roll: the adversary's Parry 0-20, added to the TN (from --tn or --attribute)")
-    p.add_argument("--protection", default=None, help="a Protection roll: the armour's Protection 0-6 gives the success dice (instead of --rating)")
-    p.add_argument("--injury", default=None, help="a Protection roll: the blow's Injury 1-40 is the TN (instead of --tn / --attribute)")
+    p.add_argument(
+        "--parry",
+        default=None,
+        help="an attack roll: the adversary's Parry 0-20, added to the TN (from --tn or --attribute)",
+    )
+    p.add_argument(
+        "--protection",
+        default=None,
+        help="a Protection roll: the armour's Protection 0-6 gives the success dice (instead of --rating)",
+    )
+    p.add_argument(
+        "--injury",
+        default=None,
+        help="a Protection roll: the blow's Injury 1-40 is the TN (instead of --tn / --attribute)",
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--favoured", action="store_true", help="roll two feat dice, keep the better")
     mode.add_argument("--ill-favoured", action="store_true", help="roll two feat dice, keep the worse")
     p.add_argument("--bonus-dice", default="0", help="extra success dice 0-6 (a companion's support...)")
-    p.add_argument("--hope", action="store_true", help="spend one Hope (at most one a roll): +1 success die, +2 with --inspired")
-    p.add_argument("--inspired", action="store_true", help="the hero is Inspired: the Hope spent gives two success dice")
+    p.add_argument(
+        "--hope", action="store_true", help="spend one Hope (at most one a roll): +1 success die, +2 with --inspired"
+    )
+    p.add_argument(
+        "--inspired", action="store_true", help="the hero is Inspired: the Hope spent gives two success dice"
+    )
     p.add_argument("--weary", action="store_true", help="success dice showing 1-3 count 0")
     p.add_argument("--miserable", action="store_true", help="an Eye of Sauron is an automatic failure")
 
 
 def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
-    mode = one_ring.FeatMode.FAVOURED if a.favoured else one_ring.FeatMode.ILL_FAVOURED if a.ill_favoured else one_ring.FeatMode.NORMAL
+    mode = (
+        one_ring.FeatMode.FAVOURED
+        if a.favoured
+        else one_ring.FeatMode.ILL_FAVOURED
+        if a.ill_favoured
+        else one_ring.FeatMode.NORMAL
+    )
     bonus = check_int("bonus_dice", a.bonus_dice, *one_ring.BONUS_DICE_RANGE) + one_ring.hope_dice(a.hope, a.inspired)
     if a.protection is not None or a.injury is not None:
         if a.protection is None or a.injury is None:
-            raise InputError("protection" if a.protection is None else "injury", "type", "a Protection roll needs both --protection and --injury")
+            raise InputError(
+                "protection" if a.protection is None else "injury",
+                "type",
+                "a Protection roll needs both --protection and --injury",
+            )
         for flag, value in (("--rating", a.rating), ("--tn", a.tn), ("--attribute", a.attribute), ("--parry", a.parry)):
             if value is not None:
-                raise InputError("arguments", "format", f"{flag} does not go with a Protection roll (--protection and --injury set the dice and the TN)")
-        return one_ring.protection_check(a.protection, a.injury, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
+                raise InputError(
+                    "arguments",
+                    "format",
+                    f"{flag} does not go with a Protection roll (--protection and --injury set the dice and the TN)",
+                )
+        return one_ring.protection_check(
+            a.protection, a.injury, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable
+        )
     tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
     if a.parry is not None:
         tn = one_ring.attack_tn(tn, a.parry)
     rating = "0" if a.rating is None else a.rating
-    return one_ring.OneRingCheck(rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable)
+    return one_ring.OneRingCheck(
+        rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable
+    )
 
 
 def _gurps_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skill", required=True, help="the effective skill, or the base skill when --modifier is given")
     p.add_argument("--modifier", action="append", default=[], help="a modifier added to the skill (repeatable)")
-    p.add_argument("--defence", "--defense", action="store_true", help="a defence roll (allowed below effective skill 3)")
+    p.add_argument(
+        "--defence", "--defense", action="store_true", help="a defence roll (allowed below effective skill 3)"
+    )
 
 
 def _gurps_check(a: argparse.Namespace) -> gurps.GurpsCheck:
@@ -98,11 +134,21 @@ def _fate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--difficulty", default="0", help="the difficulty modifier -20..20 (added to 2d6)")
     p.add_argument("--favour", default="0", help="favour points spent 0-30 (subtracted from 2d6)")
     p.add_argument("--favour-held", default=None, help="favour points held (spending more is refused)")
-    p.add_argument("--ties-succeed", action="store_true", help="table option: a result equal to the skill passes (by default it fails)")
+    p.add_argument(
+        "--ties-succeed",
+        action="store_true",
+        help="table option: a result equal to the skill passes (by default it fails)",
+    )
 
 
 def _fate_check(a: argparse.Namespace) -> fate.FateCheck:
-    return fate.FateCheck(skill=a.skill, difficulty=a.difficulty, favour_spent=a.favour, favour_held=a.favour_held, ties_succeed=a.ties_succeed)
+    return fate.FateCheck(
+        skill=a.skill,
+        difficulty=a.difficulty,
+        favour_spent=a.favour,
+        favour_held=a.favour_held,
+        ties_succeed=a.ties_succeed,
+    )
 
 
 def _seed(a: argparse.Namespace) -> int:
@@ -110,7 +156,10 @@ def _seed(a: argparse.Namespace) -> int:
 
 
 def _build() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="Exact odds and seeded rolls for The One Ring 2e, GURPS 4e and Fate & Doom, as JSON.")
+    parser = _Parser(
+        prog="python -m engine",
+        description="Exact odds and seeded rolls for The One Ring 2e, GURPS 4e and Fate & Doom, as JSON.",
+    )
     top = parser.add_subparsers(dest="command", required=True, metavar="{odds,roll,...}")
 
     odds = top.add_parser("odds", help="exact odds of a check").add_subparsers(dest="system", required=True)
@@ -125,7 +174,9 @@ def _build() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: gurps.quick_contest_odds(gurps.QuickContest(a.a, a.b)).to_dict())
     p = odds.add_parser("gurps-regular", help="GURPS regular contest")
     _contest_args(p, regular=True)
-    p.set_defaults(run=lambda a: gurps.regular_contest_odds(gurps.RegularContest(a.a, a.b, not a.no_high_skill_rule)).to_dict())
+    p.set_defaults(
+        run=lambda a: gurps.regular_contest_odds(gurps.RegularContest(a.a, a.b, not a.no_high_skill_rule)).to_dict()
+    )
     p = odds.add_parser("fate", help="Fate & Doom skill check")
     _fate_args(p)
     p.set_defaults(run=lambda a: fate.odds(_fate_check(a)).to_dict())
@@ -149,7 +200,9 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--max-rounds", default="1000", help="stop after this many undecided rounds")
     p.add_argument("--seed", help=seed_help)
     p.set_defaults(
-        run=lambda a: gurps.roll_regular_contest(gurps.RegularContest(a.a, a.b, not a.no_high_skill_rule), _seed(a), a.max_rounds).to_dict()
+        run=lambda a: gurps.roll_regular_contest(
+            gurps.RegularContest(a.a, a.b, not a.no_high_skill_rule), _seed(a), a.max_rounds
+        ).to_dict()
     )
     p = rolls.add_parser("fate", help="Fate & Doom skill check")
     _fate_args(p)
@@ -157,7 +210,9 @@ def _build() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: fate.roll(_fate_check(a), _seed(a)).to_dict())
 
     combat_cli.register(odds, top)
-    imports = top.add_parser("import", help="read another program's file into a Kostka document").add_subparsers(dest="format", required=True)
+    imports = top.add_parser("import", help="read another program's file into a Kostka document").add_subparsers(
+        dest="format", required=True
+    )
     p = imports.add_parser("gcs", help="a GURPS Character Sheet (GCS 5) .gcs file: prints a Kostka characters document")
     p.add_argument("file", help="the .gcs file (JSON written by GCS 5)")
     p.set_defaults(run=_import_gcs)

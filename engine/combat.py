@@ -130,25 +130,53 @@ class Combatant:
         max_life = self.life if self.max_life is None else self.max_life
         set_(self, "max_life", check_int("max_life", max_life, 1, MAX_LIFE))
         if self.life > self.max_life:  # type: ignore[operator]
-            raise InputError("life", "range", f"must be from 0 to max_life {self.max_life}, got {self.life}",
-                             value=self.life, low=0, high=self.max_life)
+            raise InputError(
+                "life",
+                "range",
+                f"must be from 0 to max_life {self.max_life}, got {self.life}",
+                value=self.life,
+                low=0,
+                high=self.max_life,
+            )
         set_(self, "skill", check_int("skill", self.skill, SKILL_LOW, SKILL_HIGH))
         set_(self, "points", check_int("points", self.points, 0, MAX_POINTS))
         max_points = self.points if self.max_points is None else self.max_points
         set_(self, "max_points", check_int("max_points", max_points, 0, MAX_POINTS))
         if self.points > self.max_points:  # type: ignore[operator]
-            raise InputError("points", "range", f"must be from 0 to max_points {self.max_points}, got {self.points}",
-                             value=self.points, low=0, high=self.max_points)
+            raise InputError(
+                "points",
+                "range",
+                f"must be from 0 to max_points {self.max_points}, got {self.points}",
+                value=self.points,
+                low=0,
+                high=self.max_points,
+            )
 
     # -- constructors in rulebook words --------------------------------------
     @classmethod
-    def hero(cls, name: str, life: int, skill: int, favour: int = 0, *,
-             max_life: int | None = None, max_favour: int | None = None) -> Combatant:
+    def hero(
+        cls,
+        name: str,
+        life: int,
+        skill: int,
+        favour: int = 0,
+        *,
+        max_life: int | None = None,
+        max_favour: int | None = None,
+    ) -> Combatant:
         return cls(name, "hero", life, max_life, skill, favour, max_favour)
 
     @classmethod
-    def monster(cls, name: str, life: int, skill: int, stoutness: int = 0, *,
-                max_life: int | None = None, max_stoutness: int | None = None) -> Combatant:
+    def monster(
+        cls,
+        name: str,
+        life: int,
+        skill: int,
+        stoutness: int = 0,
+        *,
+        max_life: int | None = None,
+        max_stoutness: int | None = None,
+    ) -> Combatant:
         return cls(name, "monster", life, max_life, skill, stoutness, max_stoutness)
 
     # -- reading ------------------------------------------------------------
@@ -180,8 +208,15 @@ class Combatant:
     def to_dict(self) -> dict[str, Any]:
         """The sheet in rulebook words (``favour`` / ``stoutness``)."""
         p = self.points_name
-        return {"name": self.name, "kind": self.kind, "life": self.life, "max_life": self.max_life,
-                "skill": self.skill, p: self.points, f"max_{p}": self.max_points}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "life": self.life,
+            "max_life": self.max_life,
+            "skill": self.skill,
+            p: self.points,
+            f"max_{p}": self.max_points,
+        }
 
     @classmethod
     def from_dict(cls, data: Any, kind: str | None = None, path: str = "") -> Combatant:
@@ -192,20 +227,37 @@ class Combatant:
         kind = kind if kind is not None else data.get("kind", "hero")
         kind = check_choice(f"{prefix}kind", kind, KINDS)
         if "kind" in data and data["kind"] != kind:
-            raise InputError(f"{prefix}kind", "choice", f"must be {kind!r} here, got {data['kind']!r}",
-                             value=data["kind"], allowed=[kind])
+            raise InputError(
+                f"{prefix}kind",
+                "choice",
+                f"must be {kind!r} here, got {data['kind']!r}",
+                value=data["kind"],
+                allowed=[kind],
+            )
         p = "favour" if kind == "hero" else "stoutness"
         allowed = {"name", "kind", "life", "max_life", "skill", p, f"max_{p}", "policy"}
         for key in data:
             if key not in allowed:
-                raise InputError(f"{prefix}{key}", "choice", f"unknown field; allowed: {', '.join(sorted(allowed))}",
-                                 value=key, allowed=sorted(allowed))
+                raise InputError(
+                    f"{prefix}{key}",
+                    "choice",
+                    f"unknown field; allowed: {', '.join(sorted(allowed))}",
+                    value=key,
+                    allowed=sorted(allowed),
+                )
         for key in ("name", "life", "skill"):
             if key not in data:
                 raise InputError(f"{prefix}{key}", "format", "this field is required")
         try:
-            return cls(data["name"], kind, data["life"], data.get("max_life"), data["skill"],
-                       data.get(p, 0), data.get(f"max_{p}"))
+            return cls(
+                data["name"],
+                kind,
+                data["life"],
+                data.get("max_life"),
+                data["skill"],
+                data.get(p, 0),
+                data.get(f"max_{p}"),
+            )
         except InputError as error:
             name = {"points": p, "max_points": f"max_{p}"}.get(error.field, error.field)
             raise InputError(f"{prefix}{name}", error.code, error.message, **error.params) from None
@@ -252,15 +304,25 @@ class Policy:
         if isinstance(data, str):
             if data == "never":
                 return NEVER
-            raise InputError(path, "choice", 'a policy is "never" or an object with attack_spend, defence_spend, '
-                             "recover_below, recover_spend", value=data, allowed=["never"])
+            raise InputError(
+                path,
+                "choice",
+                'a policy is "never" or an object with attack_spend, defence_spend, recover_below, recover_spend',
+                value=data,
+                allowed=["never"],
+            )
         if not isinstance(data, dict):
             raise InputError(path, "format", "expected an object with attack_spend, defence_spend…")
         allowed = tuple(cls.__dataclass_fields__)
         for key in data:
             if key not in allowed:
-                raise InputError(f"{path}.{key}", "choice", f"unknown field; allowed: {', '.join(allowed)}",
-                                 value=key, allowed=list(allowed))
+                raise InputError(
+                    f"{path}.{key}",
+                    "choice",
+                    f"unknown field; allowed: {', '.join(allowed)}",
+                    value=key,
+                    allowed=list(allowed),
+                )
         try:
             return cls(**data)
         except InputError as error:
@@ -307,8 +369,13 @@ def _check_faces(field_name: str, faces: Any) -> tuple[int, int]:
 def _check_spend(field_name: str, value: Any, creature: Combatant) -> int:
     spent = check_int(field_name, value, 0, MAX_POINTS)
     if spent > creature.points:
-        raise RuleError(field_name, f"{creature.name} holds {creature.points} {creature.points_name}, cannot spend {spent}",
-                        value=spent, held=creature.points, high=creature.points)
+        raise RuleError(
+            field_name,
+            f"{creature.name} holds {creature.points} {creature.points_name}, cannot spend {spent}",
+            value=spent,
+            held=creature.points,
+            high=creature.points,
+        )
     return spent
 
 
@@ -345,9 +412,19 @@ class AttackRecord:
         return out
 
 
-def attack(attacker: Combatant, defender: Combatant, dice: Dice | None = None, *, attack_points: int = 0,
-           defence_points: int = 0, defender_in_defence: bool = False, damage_rule: str = "difference",
-           attack_faces: Any = None, defence_faces: Any = None, halving: str = "roll") -> AttackRecord:
+def attack(
+    attacker: Combatant,
+    defender: Combatant,
+    dice: Dice | None = None,
+    *,
+    attack_points: int = 0,
+    defence_points: int = 0,
+    defender_in_defence: bool = False,
+    damage_rule: str = "difference",
+    attack_faces: Any = None,
+    defence_faces: Any = None,
+    halving: str = "roll",
+) -> AttackRecord:
     """One opposed attack: 2d6 + skill + points against 2d6 + skill + points.
 
     Give either ``dice`` (the attacker's two dice are drawn first) or both
@@ -380,9 +457,28 @@ def attack(attacker: Combatant, defender: Combatant, dice: Dice | None = None, *
     margin = total - defence
     damage = _damage(margin, spent_a, damage_rule, halved, halving)
     return AttackRecord(
-        attacker.name, defender.name, a_faces, d_faces, attacker.skill, defender.skill, spent_a, spent_d,
-        roll, total, defence, halved, damage > 0, margin, damage, damage_rule, defender.life,
-        max(0, defender.life - damage), attacker.points - spent_a, defender.points - spent_d, halving)
+        attacker.name,
+        defender.name,
+        a_faces,
+        d_faces,
+        attacker.skill,
+        defender.skill,
+        spent_a,
+        spent_d,
+        roll,
+        total,
+        defence,
+        halved,
+        damage > 0,
+        margin,
+        damage,
+        damage_rule,
+        defender.life,
+        max(0, defender.life - damage),
+        attacker.points - spent_a,
+        defender.points - spent_d,
+        halving,
+    )
 
 
 def _attack_total(dice: int, skill: int, points: int, halved: bool, halving: str) -> int:
@@ -400,8 +496,9 @@ def _damage(margin: int, points: int, damage_rule: str, halved: bool, halving: s
 
 
 @lru_cache(maxsize=8192)
-def _margins(attack_base: int, defence_base: int, halved: bool, halving: str = "roll",
-             attack_skill: int = 0) -> tuple[tuple[int, int], ...]:
+def _margins(
+    attack_base: int, defence_base: int, halved: bool, halving: str = "roll", attack_skill: int = 0
+) -> tuple[tuple[int, int], ...]:
     """Margin distribution of one attack as (margin, weight out of 1296) pairs.
 
     ``attack_base`` = attacker's skill + points, ``defence_base`` likewise;
@@ -427,15 +524,27 @@ class AttackOdds:
 
     def to_dict(self) -> dict[str, Any]:
         """Floats for reading, with each exact fraction beside it under ``*_exact``."""
-        return {"p_hit": float(self.p_hit), "p_hit_exact": str(self.p_hit),
-                "p_parry": float(self.p_parry), "p_parry_exact": str(self.p_parry),
-                "expected_damage": float(self.expected_damage), "expected_damage_exact": str(self.expected_damage),
-                "damage": {str(k): float(v) for k, v in self.damage.items()},
-                "damage_exact": {str(k): str(v) for k, v in self.damage.items()}}
+        return {
+            "p_hit": float(self.p_hit),
+            "p_hit_exact": str(self.p_hit),
+            "p_parry": float(self.p_parry),
+            "p_parry_exact": str(self.p_parry),
+            "expected_damage": float(self.expected_damage),
+            "expected_damage_exact": str(self.expected_damage),
+            "damage": {str(k): float(v) for k, v in self.damage.items()},
+            "damage_exact": {str(k): str(v) for k, v in self.damage.items()},
+        }
 
 
-def attack_odds(attack_skill: int, defence_skill: int, attack_points: int = 0, defence_points: int = 0,
-                defender_in_defence: bool = False, damage_rule: str = "difference", halving: str = "roll") -> AttackOdds:
+def attack_odds(
+    attack_skill: int,
+    defence_skill: int,
+    attack_points: int = 0,
+    defence_points: int = 0,
+    defender_in_defence: bool = False,
+    damage_rule: str = "difference",
+    halving: str = "roll",
+) -> AttackOdds:
     """Exact odds of one attack over the 36 x 36 equally likely dice faces."""
     a_skill = check_int("attack_skill", attack_skill, SKILL_LOW, SKILL_HIGH)
     d_skill = check_int("defence_skill", defence_skill, SKILL_LOW, SKILL_HIGH)
@@ -486,8 +595,9 @@ def recover(creature: Combatant, dice: Dice | None = None, *, points: int = 0, f
         rolled = _check_faces("faces", faces)
     roll = sum(rolled) + spent
     after = min(creature.max_life, creature.life + roll)  # type: ignore[type-var]
-    return RecoverRecord(creature.name, rolled, spent, roll, creature.life, after, after - creature.life,
-                         creature.points - spent)
+    return RecoverRecord(
+        creature.name, rolled, spent, roll, creature.life, after, after - creature.life, creature.points - spent
+    )
 
 
 # -- monster sheet ----------------------------------------------------------------
@@ -502,13 +612,21 @@ class GeneratedMonster:
     stoutness_die: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"monster": self.monster.to_dict(), "dice": {"life": list(self.life_dice), "skill": self.skill_die,
-                "stoutness": self.stoutness_die}, "skill_modifier": self.skill_modifier,
-                "formula": {"life": f"6+{len(self.life_dice)}d6", "skill": f"1d6{self.skill_modifier:+d}",
-                            "stoutness": "1d6"}}
+        return {
+            "monster": self.monster.to_dict(),
+            "dice": {"life": list(self.life_dice), "skill": self.skill_die, "stoutness": self.stoutness_die},
+            "skill_modifier": self.skill_modifier,
+            "formula": {
+                "life": f"6+{len(self.life_dice)}d6",
+                "skill": f"1d6{self.skill_modifier:+d}",
+                "stoutness": "1d6",
+            },
+        }
 
 
-def generate_monster(dice: Dice, skill_modifier: int = 0, life_dice: int = 1, name: str = "Monster") -> GeneratedMonster:
+def generate_monster(
+    dice: Dice, skill_modifier: int = 0, life_dice: int = 1, name: str = "Monster"
+) -> GeneratedMonster:
     """Life 6 + 1d6 (or 6 + 2d6), Skill 1d6 + modifier, Stoutness 1d6.
 
     Dice order: the life dice, then the skill die, then the stoutness die.
@@ -539,9 +657,13 @@ class Balance:
     verdict: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"monsters_life": self.monsters_life, "heroes_max_life": self.heroes_max_life,
-                "ratio": float(self.ratio), "verdict": self.verdict,
-                "thresholds": {v: float(t) for t, v in BALANCE_THRESHOLDS}}
+        return {
+            "monsters_life": self.monsters_life,
+            "heroes_max_life": self.heroes_max_life,
+            "ratio": float(self.ratio),
+            "verdict": self.verdict,
+            "thresholds": {v: float(t) for t, v in BALANCE_THRESHOLDS},
+        }
 
 
 def encounter_balance(heroes: Any, monsters: Any) -> Balance:

@@ -189,8 +189,13 @@ class Encounter:
             raise InputError("encounter", "format", "expected a JSON object with heroes and monsters")
         for key in data:
             if key not in ("heroes", "monsters", "formations", "options"):
-                raise InputError(str(key), "choice", "unknown field; allowed: heroes, monsters, formations, options",
-                                 value=key, allowed=["heroes", "monsters", "formations", "options"])
+                raise InputError(
+                    str(key),
+                    "choice",
+                    "unknown field; allowed: heroes, monsters, formations, options",
+                    value=key,
+                    allowed=["heroes", "monsters", "formations", "options"],
+                )
         lists: dict[str, tuple[Combatant, ...]] = {}
         policies: list[tuple[str, Policy]] = []
         targets: list[tuple[str, str]] = []
@@ -208,8 +213,9 @@ class Encounter:
                 if not c.alive:
                     raise RuleError(f"{path}.life", f"{c.name} starts the fight with no life left", value=0)
                 if c.name in seen:
-                    raise InputError(f"{path}.name", "rule", f"the name {c.name!r} is used twice; names must be unique",
-                                     value=c.name)
+                    raise InputError(
+                        f"{path}.name", "rule", f"the name {c.name!r} is used twice; names must be unique", value=c.name
+                    )
                 seen.add(c.name)
                 raw_policy = item.get("policy")
                 target = "front"
@@ -225,18 +231,33 @@ class Encounter:
             raise InputError("formations", "format", "expected an object with heroes and monsters lists")
         for key in formations:
             if key not in SIDES:
-                raise InputError(f"formations.{key}", "choice", "unknown side; allowed: heroes, monsters",
-                                 value=key, allowed=list(SIDES))
+                raise InputError(
+                    f"formations.{key}",
+                    "choice",
+                    "unknown side; allowed: heroes, monsters",
+                    value=key,
+                    allowed=list(SIDES),
+                )
         placed = {side: _read_formations(formations.get(side), lists[side], f"formations.{side}") for side in SIDES}
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise InputError("options", "format", "expected an object")
         for key in options:
             if key not in OPTIONS:
-                raise InputError(f"options.{key}", "choice", f"unknown option; allowed: {', '.join(OPTIONS)}",
-                                 value=key, allowed=list(OPTIONS))
+                raise InputError(
+                    f"options.{key}",
+                    "choice",
+                    f"unknown option; allowed: {', '.join(OPTIONS)}",
+                    value=key,
+                    allowed=list(OPTIONS),
+                )
         return cls(
-            lists["heroes"], lists["monsters"], placed["heroes"], placed["monsters"], tuple(policies), tuple(targets),
+            lists["heroes"],
+            lists["monsters"],
+            placed["heroes"],
+            placed["monsters"],
+            tuple(policies),
+            tuple(targets),
             check_choice("options.damage_rule", options.get("damage_rule", "difference"), DAMAGE_RULES),
             check_choice("options.first", options.get("first", "heroes"), SIDES),
             check_int("options.max_rounds", options.get("max_rounds", 100), 1, 1000),
@@ -252,13 +273,26 @@ class Encounter:
             return out
 
         def lines(fs: tuple[Formation, ...]) -> list[dict[str, Any]]:
-            return [{"attacking": f.attacking[0] if f.attacking else None,
-                     "defending": f.defending[0] if f.defending else None} for f in fs]
+            return [
+                {
+                    "attacking": f.attacking[0] if f.attacking else None,
+                    "defending": f.defending[0] if f.defending else None,
+                }
+                for f in fs
+            ]
 
-        return {"heroes": [sheet(c) for c in self.heroes], "monsters": [sheet(c) for c in self.monsters],
-                "formations": {"heroes": lines(self.hero_formations), "monsters": lines(self.monster_formations)},
-                "options": {"damage_rule": self.damage_rule, "first": self.first, "max_rounds": self.max_rounds,
-                            "halving": self.halving, "after_kill": self.after_kill}}
+        return {
+            "heroes": [sheet(c) for c in self.heroes],
+            "monsters": [sheet(c) for c in self.monsters],
+            "formations": {"heroes": lines(self.hero_formations), "monsters": lines(self.monster_formations)},
+            "options": {
+                "damage_rule": self.damage_rule,
+                "first": self.first,
+                "max_rounds": self.max_rounds,
+                "halving": self.halving,
+                "after_kill": self.after_kill,
+            },
+        }
 
 
 def _read_formations(raw: Any, creatures: tuple[Combatant, ...], path: str) -> tuple[Formation, ...]:
@@ -275,8 +309,13 @@ def _read_formations(raw: Any, creatures: tuple[Combatant, ...], path: str) -> t
             raise InputError(here, "format", 'expected {"attacking": name, "defending": name}')
         for key in item:
             if key not in POSITIONS:
-                raise InputError(f"{here}.{key}", "choice", "unknown position; allowed: attacking, defending",
-                                 value=key, allowed=list(POSITIONS))
+                raise InputError(
+                    f"{here}.{key}",
+                    "choice",
+                    "unknown position; allowed: attacking, defending",
+                    value=key,
+                    allowed=list(POSITIONS),
+                )
         slots: dict[str, tuple[str, ...]] = {}
         for pos in POSITIONS:
             name = item.get(pos)
@@ -284,8 +323,9 @@ def _read_formations(raw: Any, creatures: tuple[Combatant, ...], path: str) -> t
                 slots[pos] = ()
                 continue
             if not isinstance(name, str) or name.strip() not in names:
-                raise InputError(f"{here}.{pos}", "choice", f"not a creature of this side: {name!r}",
-                                 value=name, allowed=names)
+                raise InputError(
+                    f"{here}.{pos}", "choice", f"not a creature of this side: {name!r}", value=name, allowed=names
+                )
             name = name.strip()
             if name in used:
                 raise InputError(f"{here}.{pos}", "rule", f"{name} already has a position", value=name)
@@ -340,12 +380,21 @@ class FightState:
         return tuple(c for c in self.creatures if _side_of(c) == side and c.alive)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round, "side": self.side, "queue": list(self.queue),
-                "attack_number": self.attack_number, "target": self.target, "reason": self.reason,
-                "finished": self.finished, "winner": self.winner,
-                "creatures": [c.to_dict() for c in self.creatures],
-                "formations": {"heroes": [f.to_dict() for f in self.hero_formations],
-                               "monsters": [f.to_dict() for f in self.monster_formations]}}
+        return {
+            "round": self.round,
+            "side": self.side,
+            "queue": list(self.queue),
+            "attack_number": self.attack_number,
+            "target": self.target,
+            "reason": self.reason,
+            "finished": self.finished,
+            "winner": self.winner,
+            "creatures": [c.to_dict() for c in self.creatures],
+            "formations": {
+                "heroes": [f.to_dict() for f in self.hero_formations],
+                "monsters": [f.to_dict() for f in self.monster_formations],
+            },
+        }
 
 
 @dataclass(frozen=True)
@@ -385,8 +434,15 @@ def _regroup(state: FightState, events: list[dict[str, Any]]) -> FightState:
             dfn = tuple(n for n in f.defending if n in alive)
             if not att and dfn:
                 for n in dfn:
-                    events.append({"event": "position", "creature": n, "from": "defending", "to": "attacking",
-                                   "reason": "the attacking position of its formation is empty"})
+                    events.append(
+                        {
+                            "event": "position",
+                            "creature": n,
+                            "from": "defending",
+                            "to": "attacking",
+                            "reason": "the attacking position of its formation is empty",
+                        }
+                    )
                 att, dfn = dfn, ()
             if att:
                 out.append(Formation(att, dfn))
@@ -399,9 +455,16 @@ def _regroup(state: FightState, events: list[dict[str, Any]]) -> FightState:
         moved = [n for f in lines[big][keep:] for n in f.members]
         for j, n in enumerate(moved):
             kept[j % keep][0].append(n)
-            events.append({"event": "position", "creature": n, "from": "broken formation", "to": "attacking",
-                           "formation": j % keep + 1,
-                           "reason": f"the {big} have more formations than the {_other(big)}; extra ones are broken up"})
+            events.append(
+                {
+                    "event": "position",
+                    "creature": n,
+                    "from": "broken formation",
+                    "to": "attacking",
+                    "formation": j % keep + 1,
+                    "reason": f"the {big} have more formations than the {_other(big)}; extra ones are broken up",
+                }
+            )
         lines[big] = [Formation(tuple(a), tuple(d)) for a, d in kept]
     return replace(state, hero_formations=tuple(lines["heroes"]), monster_formations=tuple(lines["monsters"]))
 
@@ -503,15 +566,24 @@ class Fight:
         else:
             targets = facing.members
         halved = tuple(n for n in targets if n in facing.defending)
-        return NextAction(actor, s.side, s.round, s.attack_number, targets, targets[0], halved,
-                          s.attack_number == 1, s.reason)
+        return NextAction(
+            actor, s.side, s.round, s.attack_number, targets, targets[0], halved, s.attack_number == 1, s.reason
+        )
 
     def _commit(self, state: FightState, events: list[dict[str, Any]]) -> FightState:
         self._history.append((state, events))
         return state
 
-    def attack(self, dice: Dice | None = None, *, attack_faces: Any = None, defence_faces: Any = None,
-               attack_points: int = 0, defence_points: int = 0, target: str | None = None) -> FightState:
+    def attack(
+        self,
+        dice: Dice | None = None,
+        *,
+        attack_faces: Any = None,
+        defence_faces: Any = None,
+        attack_points: int = 0,
+        defence_points: int = 0,
+        target: str | None = None,
+    ) -> FightState:
         """The acting creature attacks (see :func:`engine.combat.attack` for the dice)."""
         na = self.next_action()
         if na is None:
@@ -519,18 +591,41 @@ class Fight:
         s = self.state
         target = na.default_target if target is None else target
         if target not in na.targets:
-            raise RuleError("target", f"{na.actor} can strike only {', '.join(na.targets)} now", value=target,
-                            allowed=list(na.targets))
+            raise RuleError(
+                "target",
+                f"{na.actor} can strike only {', '.join(na.targets)} now",
+                value=target,
+                allowed=list(na.targets),
+            )
         attacker, defender = s.creature(na.actor), s.creature(target)
-        record = attack(attacker, defender, dice, attack_points=attack_points, defence_points=defence_points,
-                        defender_in_defence=target in na.halved_targets, damage_rule=self.encounter.damage_rule,
-                        attack_faces=attack_faces, defence_faces=defence_faces, halving=self.encounter.halving)
+        record = attack(
+            attacker,
+            defender,
+            dice,
+            attack_points=attack_points,
+            defence_points=defence_points,
+            defender_in_defence=target in na.halved_targets,
+            damage_rule=self.encounter.damage_rule,
+            attack_faces=attack_faces,
+            defence_faces=defence_faces,
+            halving=self.encounter.halving,
+        )
         events: list[dict[str, Any]] = []
-        for who, spent, left, role in ((attacker, record.attack_points, record.attacker_points_after, "attack"),
-                                       (defender, record.defence_points, record.defender_points_after, "defence")):
+        for who, spent, left, role in (
+            (attacker, record.attack_points, record.attacker_points_after, "attack"),
+            (defender, record.defence_points, record.defender_points_after, "defence"),
+        ):
             if spent:
-                events.append({"event": "spend", "creature": who.name, "points": spent, "kind": who.points_name,
-                               "for": role, "left": left})
+                events.append(
+                    {
+                        "event": "spend",
+                        "creature": who.name,
+                        "points": spent,
+                        "kind": who.points_name,
+                        "for": role,
+                        "left": left,
+                    }
+                )
         events.append({"event": "attack", "round": s.round, "attack_number": na.attack_number, **record.to_dict()})
         state = _with_creature(s, attacker.with_points(record.attacker_points_after))
         state = _with_creature(state, defender.with_points(record.defender_points_after).with_life(record.life_after))
@@ -545,24 +640,52 @@ class Fight:
             waiting = tuple(n for n in state.queue[1:] if n not in moved)
             for n in state.queue[1:]:
                 if n in moved:
-                    events.append({"event": "waits", "creature": n,
-                                   "reason": "moved during its own side's turn: it acts from the next turn"})
+                    events.append(
+                        {
+                            "event": "waits",
+                            "creature": n,
+                            "reason": "moved during its own side's turn: it acts from the next turn",
+                        }
+                    )
             state = replace(state, queue=state.queue[:1] + waiting)
-            if (self.encounter.after_kill == "next" and na.attack_number < 3 and attacker.name not in moved
-                    and earns_extra_attack(na.attack_number, record.damage, record.life_before)):
+            if (
+                self.encounter.after_kill == "next"
+                and na.attack_number < 3
+                and attacker.name not in moved
+                and earns_extra_attack(na.attack_number, record.damage, record.life_before)
+            ):
                 number = na.attack_number + 1
-                reason = (f"{'second' if number == 2 else 'third'} attack: the hit felled {defender.name}; "
-                          "the chain goes on to the next enemy faced")
-                events.append({"event": "extra_attack", "creature": attacker.name, "target": None,
-                               "attack_number": number, "after_kill": True, "reason": reason})
+                reason = (
+                    f"{'second' if number == 2 else 'third'} attack: the hit felled {defender.name}; "
+                    "the chain goes on to the next enemy faced"
+                )
+                events.append(
+                    {
+                        "event": "extra_attack",
+                        "creature": attacker.name,
+                        "target": None,
+                        "attack_number": number,
+                        "after_kill": True,
+                        "reason": reason,
+                    }
+                )
                 return self._commit(replace(state, attack_number=number, target=None, reason=reason), events)
         elif earns_extra_attack(na.attack_number, record.damage, record.life_before):
             number = na.attack_number + 1
             share = "a third" if na.attack_number == 1 else "half"
-            reason = (f"{'second' if number == 2 else 'third'} attack: the hit took {record.damage} of "
-                      f"{record.life_before} life, at least {share}")
-            events.append({"event": "extra_attack", "creature": attacker.name, "target": defender.name,
-                           "attack_number": number, "reason": reason})
+            reason = (
+                f"{'second' if number == 2 else 'third'} attack: the hit took {record.damage} of "
+                f"{record.life_before} life, at least {share}"
+            )
+            events.append(
+                {
+                    "event": "extra_attack",
+                    "creature": attacker.name,
+                    "target": defender.name,
+                    "attack_number": number,
+                    "reason": reason,
+                }
+            )
             return self._commit(replace(state, attack_number=number, target=defender.name, reason=reason), events)
         state = _advance(state, events, self.encounter.first, self.encounter.max_rounds)
         return self._commit(state, events)
@@ -579,8 +702,16 @@ class Fight:
         record = recover(c, dice, points=points, faces=faces)
         events: list[dict[str, Any]] = []
         if record.points:
-            events.append({"event": "spend", "creature": c.name, "points": record.points, "kind": c.points_name,
-                           "for": "recover", "left": record.points_after})
+            events.append(
+                {
+                    "event": "spend",
+                    "creature": c.name,
+                    "points": record.points,
+                    "kind": c.points_name,
+                    "for": "recover",
+                    "left": record.points_after,
+                }
+            )
         events.append({"event": "recover", "round": s.round, **record.to_dict()})
         state = _with_creature(s, c.with_points(record.points_after).with_life(record.life_after))
         state = _advance(state, events, self.encounter.first, self.encounter.max_rounds)
@@ -594,20 +725,33 @@ class Fight:
         s = self.state
         actor = s.creature(na.actor)
         policy = self.encounter.policy(actor.name)
-        if na.can_recover and policy.recover_below and actor.life < policy.recover_below and actor.life < actor.max_life:
+        if (
+            na.can_recover
+            and policy.recover_below
+            and actor.life < policy.recover_below
+            and actor.life < actor.max_life
+        ):
             return self.recover(dice, points=min(policy.recover_spend, actor.points))
         target = na.default_target
         if self.encounter.target_rule(actor.name) == "weakest":
             target = min(na.targets, key=lambda n: (s.creature(n).life, na.targets.index(n)))
         defender = s.creature(target)
-        return self.attack(dice, target=target, attack_points=min(policy.attack_spend, actor.points),
-                           defence_points=min(self.encounter.policy(target).defence_spend, defender.points))
+        return self.attack(
+            dice,
+            target=target,
+            attack_points=min(policy.attack_spend, actor.points),
+            defence_points=min(self.encounter.policy(target).defence_spend, defender.points),
+        )
 
     def result(self) -> dict[str, Any]:
         s = self.state
-        return {"finished": s.finished, "winner": s.winner, "rounds": s.round,
-                "survivors": [c.name for c in s.creatures if c.alive],
-                "creatures": [c.to_dict() for c in s.creatures]}
+        return {
+            "finished": s.finished,
+            "winner": s.winner,
+            "rounds": s.round,
+            "survivors": [c.name for c in s.creatures if c.alive],
+            "creatures": [c.to_dict() for c in s.creatures],
+        }
 
 
 # -- seeded battles ------------------------------------------------------------------
@@ -661,9 +805,13 @@ def simulate_many(encounter: Encounter, seed: int, runs: int = 1000) -> dict[str
                 survivors[c.name] += 1
     low, high = wilson_interval(wins["heroes"], runs)
     return {
-        "seed": seed, "runs": runs,
-        "hero_wins": wins["heroes"], "monster_wins": wins["monsters"], "unfinished": wins[None],
-        "p_heroes_win": wins["heroes"] / runs, "p_heroes_win_ci95": [low, high],
+        "seed": seed,
+        "runs": runs,
+        "hero_wins": wins["heroes"],
+        "monster_wins": wins["monsters"],
+        "unfinished": wins[None],
+        "p_heroes_win": wins["heroes"] / runs,
+        "p_heroes_win_ci95": [low, high],
         "rounds": {str(k): v for k, v in sorted(rounds.items())},
         "mean_rounds": sum(k * v for k, v in rounds.items()) / runs,
         "survivors": {k: v / runs for k, v in survivors.items()},

@@ -58,8 +58,9 @@ _TINY = 1e-30
 
 
 @lru_cache(maxsize=65536)
-def _chain(att_skill: int, def_skill: int, life: int, ap: int, dp: int, a_spend: int, d_spend: int,
-           rule: str, number: int) -> tuple[tuple[tuple[int, int, int], int], ...]:
+def _chain(
+    att_skill: int, def_skill: int, life: int, ap: int, dp: int, a_spend: int, d_spend: int, rule: str, number: int
+) -> tuple[tuple[tuple[int, int, int], int], ...]:
     """Outcomes of attack ``number`` and the extra attacks it earns:
     ((target life after, attacker points after, defender points after), weight),
     weights out of ``1296 ** (4 - number)`` (integers keep this exact and fast)."""
@@ -84,15 +85,31 @@ def _chain(att_skill: int, def_skill: int, life: int, ap: int, dp: int, a_spend:
     return tuple(out.items())
 
 
-def turn_outcomes(attacker: Combatant, defender: Combatant, attacker_policy: Policy = NEVER,
-                  defender_policy: Policy = NEVER, damage_rule: str = "difference") -> dict[tuple[int, int, int], Fraction]:
+def turn_outcomes(
+    attacker: Combatant,
+    defender: Combatant,
+    attacker_policy: Policy = NEVER,
+    defender_policy: Policy = NEVER,
+    damage_rule: str = "difference",
+) -> dict[tuple[int, int, int], Fraction]:
     """Exact outcomes of one whole turn (up to three attacks) of ``attacker``
     on ``defender``, both in attacking positions:
     ``{(defender life, attacker points, defender points): probability}``."""
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
-    return {k: Fraction(w, _D[2]) for k, w in _chain(
-        attacker.skill, defender.skill, defender.life, attacker.points, defender.points,
-        attacker_policy.attack_spend, defender_policy.defence_spend, damage_rule, 1)}
+    return {
+        k: Fraction(w, _D[2])
+        for k, w in _chain(
+            attacker.skill,
+            defender.skill,
+            defender.life,
+            attacker.points,
+            defender.points,
+            attacker_policy.attack_spend,
+            defender_policy.defence_spend,
+            damage_rule,
+            1,
+        )
+    }
 
 
 @dataclass(frozen=True)
@@ -113,13 +130,16 @@ class DuelOdds:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "p_hero_wins": float(self.p_hero_wins), "p_monster_wins": float(self.p_monster_wins),
+            "p_hero_wins": float(self.p_hero_wins),
+            "p_monster_wins": float(self.p_monster_wins),
             "expected_rounds": float(self.expected_rounds),
             "rounds": {str(k): float(v) for k, v in self.rounds.items()},
-            "rounds_tail": float(self.rounds_tail), "max_rounds": self.max_rounds,
+            "rounds_tail": float(self.rounds_tail),
+            "max_rounds": self.max_rounds,
             "hero_life_left": {str(k): float(v) for k, v in self.hero_life_left.items()},
             "monster_life_left": {str(k): float(v) for k, v in self.monster_life_left.items()},
-            "first": self.first, "states": self.states,
+            "first": self.first,
+            "states": self.states,
         }
         if isinstance(self.p_hero_wins, Fraction):
             for key in ("p_hero_wins", "p_monster_wins", "expected_rounds"):
@@ -129,8 +149,16 @@ class DuelOdds:
         return out
 
 
-def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, monster_policy: Policy = NEVER, *,
-              first: str = "hero", damage_rule: str = "difference", max_rounds: int = 30) -> DuelOdds:
+def duel_odds(
+    hero: Combatant,
+    monster: Combatant,
+    hero_policy: Policy = NEVER,
+    monster_policy: Policy = NEVER,
+    *,
+    first: str = "hero",
+    damage_rule: str = "difference",
+    max_rounds: int = 30,
+) -> DuelOdds:
     """Exact odds of ``hero`` against ``monster`` (see the module docstring)."""
     for name, c in (("hero", hero), ("monster", monster)):
         if not isinstance(c, Combatant):
@@ -141,8 +169,10 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
         if not isinstance(pol, Policy):
             raise InputError(name, "type", "expected a Policy")
         if pol.recover_below:
-            raise RuleError(f"{name}.recover_below", "exact duel odds do not cover recovery; "
-                            "use the battle simulation for recovering creatures")
+            raise RuleError(
+                f"{name}.recover_below",
+                "exact duel odds do not cover recovery; use the battle simulation for recovering creatures",
+            )
     first = check_choice("first", first, SIDES)
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
     R = check_int("max_rounds", max_rounds, 0, 1000)
@@ -210,12 +240,13 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
     pending: dict[int, set[tuple[int, int, int, int]]] = defaultdict(set)
     blank = [0.0] * (R + 2)
 
-    def arrive(tot: dict, rows: dict, state: tuple[int, int, int, int], mass: tuple[int, int, int], p: float,
-               vals: list[float]) -> None:
+    def arrive(
+        tot: dict, rows: dict, state: tuple[int, int, int, int], mass: tuple[int, int, int], p: float, vals: list[float]
+    ) -> None:
         if state in tot:
             tot[state] = add(tot[state], mass)
             if R:
-                rows[state] = [x + p * y for x, y in zip(rows[state], vals)]
+                rows[state] = [x + p * y for x, y in zip(rows[state], vals, strict=False)]
         else:
             pending[sum(state)].add(state)
             tot[state] = mass
@@ -271,8 +302,8 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
                 # stay in the exact totals, so they end up in the tail.
                 vr_h = [x if x > _TINY else 0.0 for x in vr_h]
                 vr_m = [x if x > _TINY else 0.0 for x in vr_m]
-                vr_h[R + 1] = max(0.0, float(fraction(v_h)) - sum(vr_h[1:R + 1])) if ra[R + 1] or fq_m else ra[R + 1]
-                vr_m[R + 1] = max(0.0, float(fraction(v_m)) - sum(vr_m[1:R + 1])) if rb[R + 1] or fq_h else rb[R + 1]
+                vr_h[R + 1] = max(0.0, float(fraction(v_h)) - sum(vr_h[1 : R + 1])) if ra[R + 1] or fq_m else ra[R + 1]
+                vr_m[R + 1] = max(0.0, float(fraction(v_m)) - sum(vr_m[1 : R + 1])) if rb[R + 1] or fq_h else rb[R + 1]
                 # A turn passes to the other side in the same round, or in the next
                 # one when it closes the round.
                 next_h = vr_h if hero_first else [0.0] + vr_h[:R] + [vr_h[R] + vr_h[R + 1]]
@@ -285,7 +316,7 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
                 if m2 == 0:
                     hero_life[h] = add(hero_life.get(h, zero), mass)
                     if R:
-                        rounds = [x + fp * y for x, y in zip(rounds, vr_h)]
+                        rounds = [x + fp * y for x, y in zip(rounds, vr_h, strict=False)]
                 else:
                     arrive(tot_m, row_m, (h, m2, hp2, mp2), mass, fp, next_h)
             for key, w, fp in km:
@@ -296,7 +327,7 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
                 if h2 == 0:
                     monster_life[m] = add(monster_life.get(m, zero), mass)
                     if R:
-                        rounds = [x + fp * y for x, y in zip(rounds, vr_m)]
+                        rounds = [x + fp * y for x, y in zip(rounds, vr_m, strict=False)]
                 else:
                     arrive(tot_h, row_h, (h2, m, hp2, mp2), mass, fp, next_m)
 
@@ -304,14 +335,30 @@ def duel_odds(hero: Combatant, monster: Combatant, hero_policy: Policy = NEVER, 
     monster_left = {k: fraction(v) for k, v in sorted(monster_life.items())}
     p_hero = sum(hero_left.values(), Fraction(0))
     p_monster = sum(monster_left.values(), Fraction(0))
-    return DuelOdds(p_hero, p_monster, fraction(expected_rounds),
-                    {r: rounds[r] for r in range(1, R + 1) if rounds[r]}, rounds[R + 1] if R else 1.0,
-                    hero_left, monster_left, first, R, states)
+    return DuelOdds(
+        p_hero,
+        p_monster,
+        fraction(expected_rounds),
+        {r: rounds[r] for r in range(1, R + 1) if rounds[r]},
+        rounds[R + 1] if R else 1.0,
+        hero_left,
+        monster_left,
+        first,
+        R,
+        states,
+    )
 
 
-def win_chance_by_spend(hero: Combatant, monster: Combatant, monster_policy: Policy = NEVER, *,
-                        spends: Any = None, hero_defence_spend: int = 0, first: str = "hero",
-                        damage_rule: str = "difference") -> dict[int, Fraction]:
+def win_chance_by_spend(
+    hero: Combatant,
+    monster: Combatant,
+    monster_policy: Policy = NEVER,
+    *,
+    spends: Any = None,
+    hero_defence_spend: int = 0,
+    first: str = "hero",
+    damage_rule: str = "difference",
+) -> dict[int, Fraction]:
     """P(hero wins) for each number of favour points spent per attack (``spends``,
     by default ``0..hero.points``), without the rounds distribution (fast)."""
     if not isinstance(hero, Combatant):
@@ -322,6 +369,7 @@ def win_chance_by_spend(hero: Combatant, monster: Combatant, monster_policy: Pol
     for k in spends:
         k = check_int("spends", k, 0, 99)
         policy = Policy(attack_spend=k, defence_spend=hero_defence_spend)
-        out[k] = duel_odds(hero, monster, policy, monster_policy, first=first, damage_rule=damage_rule,
-                           max_rounds=0).p_hero_wins
+        out[k] = duel_odds(
+            hero, monster, policy, monster_policy, first=first, damage_rule=damage_rule, max_rounds=0
+        ).p_hero_wins
     return out

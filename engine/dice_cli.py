@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .rng import MAX_SEED, random_seed
 from .errors import check_int
+from .rng import MAX_SEED, random_seed
 from .roller import MAX_DICE, MAX_PIPS, MAX_SIDES, parse_dice
 
-_HELP = (f"a dice expression such as 3d6, 2d6+3, '4d6 keep 3' (or 4d6k3), d12, d100; at most {MAX_DICE} dice, "
-         f"{MAX_SIDES} sides a die and dice x sides {MAX_PIPS} in all")
+_HELP = (
+    f"a dice expression such as 3d6, 2d6+3, '4d6 keep 3' (or 4d6k3), d12, d100; at most {MAX_DICE} dice, "
+    f"{MAX_SIDES} sides a die and dice x sides {MAX_PIPS} in all"
+)
 
 
 def _odds(a: argparse.Namespace) -> dict[str, Any]:

@@ -233,21 +233,34 @@ def _at(path: str, error: InputError) -> InputError:
 def _choice(path: str, value: Any, allowed: tuple[str, ...]) -> str:
     if isinstance(value, str) and value in allowed:
         return value
-    raise InputError(path, "choice", f"must be one of {', '.join(allowed)}, got {_short(value)!r}", allowed=list(allowed), value=_short(value))
+    raise InputError(
+        path,
+        "choice",
+        f"must be one of {', '.join(allowed)}, got {_short(value)!r}",
+        allowed=list(allowed),
+        value=_short(value),
+    )
 
 
 def _require_mapping(path: str, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise InputError(path, "type", f"expected an object, got {_json_type(value)}", expected="object", got=_json_type(value))
+        raise InputError(
+            path, "type", f"expected an object, got {_json_type(value)}", expected="object", got=_json_type(value)
+        )
     return value
 
 
 def _require_list(path: str, value: Any, limit: int, problems: list[InputError] | None = None) -> list[Any]:
     """``value`` if it is a list of at most ``limit`` items; leniently, the first ``limit`` items."""
     if not isinstance(value, list):
-        raise InputError(path, "type", f"expected a list, got {_json_type(value)}", expected="array", got=_json_type(value))
+        raise InputError(
+            path, "type", f"expected a list, got {_json_type(value)}", expected="array", got=_json_type(value)
+        )
     if len(value) > limit:
-        _keep(problems, InputError(path, "range", f"at most {limit} items, got {len(value)}", high=limit, value=len(value)))
+        _keep(
+            problems,
+            InputError(path, "range", f"at most {limit} items, got {len(value)}", high=limit, value=len(value)),
+        )
         return value[:limit]
     return value
 
@@ -279,7 +292,13 @@ def _value(path: str, spec: tuple[Any, ...], value: Any, problems: list[InputErr
     kind = spec[0]
     try:
         if isinstance(value, _LongNumber):
-            raise InputError(path, "type", f"a number with {len(value)} digits is no value of this field", got="a number", digits=len(value))
+            raise InputError(
+                path,
+                "type",
+                f"a number with {len(value)} digits is no value of this field",
+                got="a number",
+                digits=len(value),
+            )
         if kind in ("int", "bool") and not isinstance(value, (int, float, str)):
             expected = "a whole number" if kind == "int" else "true or false"
             raise InputError(path, "type", f"expected {expected}, got {_json_type(value)}", got=_json_type(value))
@@ -308,13 +327,21 @@ def _value(path: str, spec: tuple[Any, ...], value: Any, problems: list[InputErr
     raise AssertionError(kind)  # pragma: no cover
 
 
-def _fields(path: str, table: Mapping[str, tuple[Any, ...]], data: Any, problems: list[InputError] | None = None) -> dict[str, Any]:
+def _fields(
+    path: str, table: Mapping[str, tuple[Any, ...]], data: Any, problems: list[InputError] | None = None
+) -> dict[str, Any]:
     data = _require_mapping(path, data)
     out: dict[str, Any] = {}
     for key, value in data.items():
         try:
             if key not in table:
-                raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(table), value=_short(key))
+                raise InputError(
+                    f"{path}.{_short(str(key))}",
+                    "choice",
+                    f"unknown field {_short(key)!r}",
+                    allowed=sorted(table),
+                    value=_short(key),
+                )
             out[key] = _value(f"{path}.{key}", table[key], value, problems)
         except InputError as error:
             _keep(problems, error)
@@ -324,7 +351,9 @@ def _fields(path: str, table: Mapping[str, tuple[Any, ...]], data: Any, problems
 # -- characters ------------------------------------------------------------------------------------
 
 
-def validate_character(system: Any, data: Any, path: str = "character", *, problems: list[InputError] | None = None) -> dict[str, Any]:
+def validate_character(
+    system: Any, data: Any, path: str = "character", *, problems: list[InputError] | None = None
+) -> dict[str, Any]:
     """A character of ``system`` checked field by field; numbers come out as ints.
 
     With a ``problems`` list (lenient), a bad field is left out and its error
@@ -335,7 +364,15 @@ def validate_character(system: Any, data: Any, path: str = "character", *, probl
     out = _fields(path, CHARACTER_FIELDS[system], data, problems)
     for current, maximum in _CAPS[system]:
         if current in out and maximum in out and out[current] > out[maximum]:
-            _keep(problems, RuleError(f"{path}.{current}", f"{current} ({out[current]}) is above {maximum} ({out[maximum]})", value=out[current], high=out[maximum]))
+            _keep(
+                problems,
+                RuleError(
+                    f"{path}.{current}",
+                    f"{current} ({out[current]}) is above {maximum} ({out[maximum]})",
+                    value=out[current],
+                    high=out[maximum],
+                ),
+            )
             del out[current]
     return out
 
@@ -346,7 +383,13 @@ def _validate_systems(path: str, value: Any, problems: list[InputError] | None =
     for system, roster in systems.items():
         try:
             if system not in SYSTEMS:
-                raise InputError(f"{path}.{_short(str(system))}", "choice", f"unknown system {_short(system)!r}", allowed=list(SYSTEMS), value=_short(system))
+                raise InputError(
+                    f"{path}.{_short(str(system))}",
+                    "choice",
+                    f"unknown system {_short(system)!r}",
+                    allowed=list(SYSTEMS),
+                    value=_short(system),
+                )
             out[system] = _validate_roster(f"{path}.{system}", system, roster, problems)
         except InputError as error:  # lenient: an unreadable system is left out, the others kept
             _keep(problems, error)
@@ -358,7 +401,16 @@ def _validate_roster(here: str, system: str, roster: Any, problems: list[InputEr
     roster = _require_mapping(here, roster)
     for key in roster:
         if key not in ("current", "characters"):
-            _keep(problems, InputError(f"{here}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=["characters", "current"], value=_short(key)))
+            _keep(
+                problems,
+                InputError(
+                    f"{here}.{_short(str(key))}",
+                    "choice",
+                    f"unknown field {_short(key)!r}",
+                    allowed=["characters", "current"],
+                    value=_short(key),
+                ),
+            )
     if "characters" not in roster:
         raise InputError(f"{here}.characters", "type", "the list of characters is missing")
     checked = []
@@ -402,7 +454,13 @@ def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:
     data = _require_mapping(path, data)
     for key in data:
         if key not in _ENTRY_FIELDS:
-            raise InputError(f"{path}.{_short(str(key))}", "choice", f"unknown field {_short(key)!r}", allowed=sorted(_ENTRY_FIELDS), value=_short(key))
+            raise InputError(
+                f"{path}.{_short(str(key))}",
+                "choice",
+                f"unknown field {_short(key)!r}",
+                allowed=sorted(_ENTRY_FIELDS),
+                value=_short(key),
+            )
     for key in _ENTRY_REQUIRED:
         if key not in data:
             raise InputError(f"{path}.{key}", "type", f"the field {key!r} is missing")
@@ -436,7 +494,9 @@ def validate_roll_entry(data: Any, path: str = "entry") -> dict[str, Any]:
         if result is None:
             raise InputError(f"{path}.result", "type", "the result is missing")
         if result != record:
-            raise RuleError(f"{path}.result", "the result does not follow from the check and the seed (the log was edited)")
+            raise RuleError(
+                f"{path}.result", "the result does not follow from the check and the seed (the log was edited)"
+            )
         out["result"] = record
     if "extra" in data:
         extra = _require_mapping(f"{path}.extra", data["extra"])
@@ -494,7 +554,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise InputError("document", "format", f"the key {_short(key)!r} appears twice in one object", value=_short(key))
+            raise InputError(
+                "document", "format", f"the key {_short(key)!r} appears twice in one object", value=_short(key)
+            )
         out[key] = value
     return out
 
@@ -510,7 +572,9 @@ def nesting_depth(text: str) -> int:
     """
     if text.count("[") + text.count("{") <= 1:
         return text.count("[") + text.count("{")
-    return max(itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0)
+    return max(
+        itertools.accumulate(1 if b in "[{" else -1 for b in _BRACKETS.findall(_STRING.sub('""', text))), default=0
+    )
 
 
 def read_json(text: Any, field: str, *, max_depth: int, max_length: int) -> Any:
@@ -523,12 +587,28 @@ def read_json(text: Any, field: str, *, max_depth: int, max_length: int) -> Any:
     if not isinstance(text, str):
         raise InputError(field, "type", f"expected text, got {_json_type(text)}")
     if len(text) > max_length:
-        raise InputError(field, "range", f"is too long: {len(text)} characters, at most {max_length}", high=max_length, value=len(text), kind="length")
+        raise InputError(
+            field,
+            "range",
+            f"is too long: {len(text)} characters, at most {max_length}",
+            high=max_length,
+            value=len(text),
+            kind="length",
+        )
     depth = nesting_depth(text)
     if depth > max_depth:
-        raise InputError(field, "range", f"is nested too deeply: {depth} levels, at most {max_depth}", high=max_depth, value=depth, kind="depth")
+        raise InputError(
+            field,
+            "range",
+            f"is nested too deeply: {depth} levels, at most {max_depth}",
+            high=max_depth,
+            value=depth,
+            kind="depth",
+        )
     try:
-        return json.loads(text, parse_int=str, parse_float=str, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+        return json.loads(
+            text, parse_int=str, parse_float=str, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates
+        )
     except InputError as error:
         raise InputError(field, error.code, error.message, **error.params) from None
     except (ValueError, RecursionError) as error:
@@ -539,15 +619,30 @@ def parse_json(text: Any) -> Any:
     """Parse ``text`` (str or UTF-8 bytes) as strict JSON within the size and depth caps."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_DOCUMENT_BYTES:
-            raise InputError("document", "range", f"is too large: {len(text)} bytes, at most {MAX_DOCUMENT_BYTES}", high=MAX_DOCUMENT_BYTES, value=len(text), kind="size")
+            raise InputError(
+                "document",
+                "range",
+                f"is too large: {len(text)} bytes, at most {MAX_DOCUMENT_BYTES}",
+                high=MAX_DOCUMENT_BYTES,
+                value=len(text),
+                kind="size",
+            )
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise InputError("document", "format", "is not UTF-8 text", kind="encoding") from None
     if not isinstance(text, str):
         raise InputError("document", "type", f"expected the document as text, got {type(text).__name__}")
-    if len(text) > MAX_DOCUMENT_BYTES or (len(text) * 4 > MAX_DOCUMENT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES):
-        raise InputError("document", "range", f"is too large: at most {MAX_DOCUMENT_BYTES} bytes", high=MAX_DOCUMENT_BYTES, kind="size")
+    if len(text) > MAX_DOCUMENT_BYTES or (
+        len(text) * 4 > MAX_DOCUMENT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES
+    ):
+        raise InputError(
+            "document",
+            "range",
+            f"is too large: at most {MAX_DOCUMENT_BYTES} bytes",
+            high=MAX_DOCUMENT_BYTES,
+            kind="size",
+        )
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise InputError("document", "format", "is empty", kind="empty")
@@ -555,11 +650,25 @@ def parse_json(text: Any) -> Any:
     if text.count("[") + text.count("{") > MAX_DEPTH:  # else it cannot be nested too deeply
         depth = nesting_depth(text)
     if depth > MAX_DEPTH:
-        raise InputError("document", "range", f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}", high=MAX_DEPTH, value=depth, kind="depth")
+        raise InputError(
+            "document",
+            "range",
+            f"is nested too deeply: {depth} levels, at most {MAX_DEPTH}",
+            high=MAX_DEPTH,
+            value=depth,
+            kind="depth",
+        )
     try:
         return json.loads(text, parse_int=_number, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as error:
-        raise InputError("document", "format", f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", line=error.lineno, column=error.colno, kind="syntax") from None
+        raise InputError(
+            "document",
+            "format",
+            f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+            line=error.lineno,
+            column=error.colno,
+            kind="syntax",
+        ) from None
     except InputError:
         raise
     except (ValueError, RecursionError, OverflowError) as error:  # e.g. a number with too many digits
@@ -583,7 +692,13 @@ def _identify(data: Any) -> tuple[int, dict[str, Any]]:
     except InputError as error:
         raise _at("version", error) from None
     if version > VERSION:
-        raise InputError("version", "range", f"this document is of version {_short(version)}, newer than this app reads (up to {VERSION}); update the app", high=VERSION, value=_short(version))
+        raise InputError(
+            "version",
+            "range",
+            f"this document is of version {_short(version)}, newer than this app reads (up to {VERSION}); update the app",
+            high=VERSION,
+            value=_short(version),
+        )
     return version, dict(data)
 
 
@@ -611,13 +726,24 @@ def validate_document(data: Any, *, kind: str | None = None, lenient: bool = Fal
     read, doc = migrate(data)
     doc_kind = _value("kind", ("choice", KINDS), doc.get("kind"))
     if kind is not None and doc_kind != kind and not (doc_kind == "bundle" and kind in ("characters", "log")):
-        raise InputError("kind", "choice", f"expected a {kind} document, got a {doc_kind} document", allowed=[kind], value=doc_kind)
+        raise InputError(
+            "kind", "choice", f"expected a {kind} document, got a {doc_kind} document", allowed=[kind], value=doc_kind
+        )
     allowed = {"format", "version", "kind", "exported"}
     allowed |= {"systems", "monsters"} if doc_kind in ("characters", "bundle") else set()
     allowed |= {"rolls"} if doc_kind in ("log", "bundle") else set()
     for key in doc:
         if key not in allowed:
-            _keep(problems, InputError(_short(str(key)) or "document", "choice", f"unknown field {_short(key)!r} in a {doc_kind} document", allowed=sorted(allowed), value=_short(key)))
+            _keep(
+                problems,
+                InputError(
+                    _short(str(key)) or "document",
+                    "choice",
+                    f"unknown field {_short(key)!r} in a {doc_kind} document",
+                    allowed=sorted(allowed),
+                    value=_short(key),
+                ),
+            )
     if "exported" in doc:
         try:
             _value("exported", ("text", MAX_SHORT_TEXT), doc["exported"])
@@ -650,7 +776,9 @@ def read_document(text: Any, *, kind: str | None = None, lenient: bool = False) 
     return validate_document(parse_json(text), kind=kind, lenient=lenient)
 
 
-def dump_document(kind: str, *, systems: Any = None, rolls: Any = None, monsters: Any = None, exported: str | None = None) -> str:
+def dump_document(
+    kind: str, *, systems: Any = None, rolls: Any = None, monsters: Any = None, exported: str | None = None
+) -> str:
     """Validate and write a document of the current version as compact JSON."""
     kind = _value("kind", ("choice", KINDS), kind)
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": kind}
@@ -679,15 +807,33 @@ def _v0_character(path: str, data: Any) -> tuple[str, dict[str, Any]]:
         profs = _require_mapping(f"{path}.proficiencies", data.pop("proficiencies", {}))
         for key, rating in skills.items():
             if not isinstance(key, str) or key not in one_ring.SKILLS:
-                raise InputError(f"{path}.skills.{_short(str(key))}", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
+                raise InputError(
+                    f"{path}.skills.{_short(str(key))}",
+                    "choice",
+                    f"unknown skill {_short(key)!r}",
+                    allowed=list(one_ring.SKILLS),
+                    value=_short(key),
+                )
             out[key] = rating
         for i, key in enumerate(favoured):
             if not isinstance(key, str) or key not in one_ring.SKILLS:
-                raise InputError(f"{path}.favoured[{i}]", "choice", f"unknown skill {_short(key)!r}", allowed=list(one_ring.SKILLS), value=_short(key))
+                raise InputError(
+                    f"{path}.favoured[{i}]",
+                    "choice",
+                    f"unknown skill {_short(key)!r}",
+                    allowed=list(one_ring.SKILLS),
+                    value=_short(key),
+                )
             out[f"fav_{key}"] = True
         for key, rating in profs.items():
             if not isinstance(key, str) or key not in one_ring.PROFICIENCIES:
-                raise InputError(f"{path}.proficiencies.{_short(str(key))}", "choice", f"unknown proficiency {_short(key)!r}", allowed=list(one_ring.PROFICIENCIES), value=_short(key))
+                raise InputError(
+                    f"{path}.proficiencies.{_short(str(key))}",
+                    "choice",
+                    f"unknown proficiency {_short(key)!r}",
+                    allowed=list(one_ring.PROFICIENCIES),
+                    value=_short(key),
+                )
             out[key] = rating
         if "max_hope" in data:
             out["hope_max"] = data.pop("max_hope")
@@ -695,7 +841,13 @@ def _v0_character(path: str, data: Any) -> tuple[str, dict[str, Any]]:
         attributes = _require_mapping(f"{path}.attributes", data.pop("attributes", {}))
         for key, value in attributes.items():
             if key not in ("st", "dx", "iq", "ht"):
-                raise InputError(f"{path}.attributes.{_short(str(key))}", "choice", f"unknown attribute {_short(key)!r}", allowed=["st", "dx", "iq", "ht"], value=_short(key))
+                raise InputError(
+                    f"{path}.attributes.{_short(str(key))}",
+                    "choice",
+                    f"unknown attribute {_short(key)!r}",
+                    allowed=["st", "dx", "iq", "ht"],
+                    value=_short(key),
+                )
             out[key] = value
     else:
         for old, new in (("max_favour", "favour_max"), ("max_life", "life_max")):
@@ -721,11 +873,18 @@ def _v0_to_v1(doc: dict[str, Any]) -> dict[str, Any]:
         for i, entry in enumerate(rolls):
             entry = dict(_require_mapping(f"rolls[{i}]", entry))
             check_system = entry.pop("system", None)
-            check_system = _choice(f"rolls[{i}].system", check_system, ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate"))
+            check_system = _choice(
+                f"rolls[{i}].system", check_system, ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate")
+            )
             contest = check_system in ("gurps-quick", "gurps-regular")
             if check_system == "gurps-regular" and isinstance(entry.get("check"), Mapping):
                 entry["check"] = {"high_skill_rule": True, **entry["check"]}
-            new = {"number": i + 1, "system": "gurps" if contest else check_system, "kind": "contest" if contest else "roll", **entry}
+            new = {
+                "number": i + 1,
+                "system": "gurps" if contest else check_system,
+                "kind": "contest" if contest else "roll",
+                **entry,
+            }
             hidden = bool(new.get("secret")) and not bool(new.get("revealed", False))
             new.setdefault("revealed", not hidden)
             if not hidden and "result" not in new and isinstance(new.get("check"), Mapping):
@@ -820,7 +979,11 @@ def _schema_of(spec: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def _object_schema(table: Mapping[str, tuple[Any, ...]], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": {k: _schema_of(v) for k, v in table.items()}}
+    out: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {k: _schema_of(v) for k, v in table.items()},
+    }
     if required:
         out["required"] = list(required)
     return out
@@ -845,7 +1008,11 @@ def json_schema() -> dict[str, Any]:
             "required": ["characters"],
             "properties": {
                 "current": {"type": "integer", "minimum": 0, "maximum": MAX_CHARACTERS - 1},
-                "characters": {"type": "array", "maxItems": MAX_CHARACTERS, "items": _object_schema(CHARACTER_FIELDS[system])},
+                "characters": {
+                    "type": "array",
+                    "maxItems": MAX_CHARACTERS,
+                    "items": _object_schema(CHARACTER_FIELDS[system]),
+                },
             },
         }
         for system in SYSTEMS
@@ -862,11 +1029,19 @@ def json_schema() -> dict[str, Any]:
         "required": ["characters"],
         "properties": {
             "current": {"type": "integer", "minimum": 0, "maximum": MAX_CHARACTERS - 1},
-            "characters": {"type": "array", "maxItems": MAX_CHARACTERS, "items": _object_schema(CHARACTER_FIELDS["fate-monster"])},
+            "characters": {
+                "type": "array",
+                "maxItems": MAX_CHARACTERS,
+                "items": _object_schema(CHARACTER_FIELDS["fate-monster"]),
+            },
         },
     }
     rolls = {"type": "array", "maxItems": MAX_LOG_ENTRIES, "items": entry}
-    head = {"format": {"const": FORMAT}, "version": {"const": VERSION}, "exported": {"type": "string", "maxLength": MAX_SHORT_TEXT}}
+    head = {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "exported": {"type": "string", "maxLength": MAX_SHORT_TEXT},
+    }
 
     def kind_schema(kind: str, body: dict[str, Any]) -> dict[str, Any]:
         optional = {"monsters": monsters} if "systems" in body else {}

@@ -69,7 +69,9 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     bools, floats with a fraction and anything else.
     """
     if isinstance(value, bool):
-        raise InputError(field, "type", f"expected a whole number, got {_shown(value)}", value=value, low=low, high=high)
+        raise InputError(
+            field, "type", f"expected a whole number, got {_shown(value)}", value=value, low=low, high=high
+        )
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
@@ -82,7 +84,14 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     ):
         number = int(value.strip())
     else:
-        raise InputError(field, "type", f"expected a whole number, got {_shown(value)}", value=value if len(_shown(value)) == len(repr(value)) else _shown(value), low=low, high=high)
+        raise InputError(
+            field,
+            "type",
+            f"expected a whole number, got {_shown(value)}",
+            value=value if len(_shown(value)) == len(repr(value)) else _shown(value),
+            low=low,
+            high=high,
+        )
     if (low is not None and number < low) or (high is not None and number > high):
         if low is not None and high is not None:
             allowed = f"from {low} to {high}"
@@ -91,7 +100,14 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
         else:
             allowed = f"at most {high}"
         shown = _shown(number)
-        raise InputError(field, "range", f"must be {allowed}, got {shown}", value=number if number.bit_length() <= 100 else shown, low=low, high=high)
+        raise InputError(
+            field,
+            "range",
+            f"must be {allowed}, got {shown}",
+            value=number if number.bit_length() <= 100 else shown,
+            low=low,
+            high=high,
+        )
     return number
 
 
@@ -108,4 +124,6 @@ def check_choice(field: str, value: Any, allowed: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``allowed``, else raise :class:`InputError`."""
     if isinstance(value, str) and value in allowed:
         return value
-    raise InputError(field, "choice", f"must be one of {', '.join(allowed)}, got {_shown(value)}", value=value, allowed=list(allowed))
+    raise InputError(
+        field, "choice", f"must be one of {', '.join(allowed)}, got {_shown(value)}", value=value, allowed=list(allowed)
+    )

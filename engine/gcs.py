@@ -144,7 +144,11 @@ def _replaced(item: Mapping[str, Any], key: str) -> str:
         return ""
     replacements = item.get("replacements")
     if isinstance(replacements, Mapping) and "@" in text:
-        text = re.sub(r"@([^@]{1,60})@", lambda m: str(r) if isinstance(r := replacements.get(m.group(1)), str) else m.group(0), text)
+        text = re.sub(
+            r"@([^@]{1,60})@",
+            lambda m: str(r) if isinstance(r := replacements.get(m.group(1)), str) else m.group(0),
+            text,
+        )
     return text
 
 
@@ -187,7 +191,13 @@ def _identify(data: Any) -> Mapping[str, Any]:
     if data.get("type") == "character" or version < GCS_VERSION:
         raise InputError("gcs", "format", _OLD, value=version, reason="old-gcs")
     if version > GCS_VERSION:
-        raise InputError("gcs", "range", f"this sheet is of GCS format version {version}, newer than this app reads ({GCS_VERSION})", high=GCS_VERSION, value=version)
+        raise InputError(
+            "gcs",
+            "range",
+            f"this sheet is of GCS format version {version}, newer than this app reads ({GCS_VERSION})",
+            high=GCS_VERSION,
+            value=version,
+        )
     if not isinstance(data.get("attributes"), list) or not isinstance(data.get("profile", {}), Mapping):
         raise InputError("gcs", "format", "this is not a GCS character sheet (no attributes)")
     if not any(isinstance(a, Mapping) and _calc(a) is not None for a in data["attributes"]):
@@ -274,4 +284,3 @@ def read_gcs(text: Any) -> GcsImport:
             skipped.append((f"{current.upper()} (current) {out.pop(current)}", "range"))
     character = validate_character("gurps", out)
     return GcsImport(character, tuple(skipped))
-

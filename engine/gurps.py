@@ -105,7 +105,12 @@ def _outcome_weights(effective_skill: int) -> tuple[int, int, int, int]:
     counts = {o: 0 for o in Outcome}
     for total, w in _THREE_D6_ITEMS:
         counts[outcome_of(total, effective_skill)] += w
-    return (counts[Outcome.CRITICAL_SUCCESS], counts[Outcome.SUCCESS], counts[Outcome.FAILURE], counts[Outcome.CRITICAL_FAILURE])
+    return (
+        counts[Outcome.CRITICAL_SUCCESS],
+        counts[Outcome.SUCCESS],
+        counts[Outcome.FAILURE],
+        counts[Outcome.CRITICAL_FAILURE],
+    )
 
 
 @lru_cache(maxsize=256)
@@ -131,7 +136,9 @@ class GurpsCheck:
         if isinstance(mods, (str, bytes)) or not isinstance(mods, (tuple, list)):
             raise InputError("modifiers", "type", "expected a list of whole numbers", value=mods)
         if len(mods) > MAX_MODIFIERS:
-            raise InputError("modifiers", "range", f"at most {MAX_MODIFIERS} modifiers", high=MAX_MODIFIERS, value=len(mods))
+            raise InputError(
+                "modifiers", "range", f"at most {MAX_MODIFIERS} modifiers", high=MAX_MODIFIERS, value=len(mods)
+            )
         set_(self, "modifiers", tuple(check_int("modifiers", m, *MODIFIER_RANGE) for m in mods))
         set_(self, "defence", check_bool("defence", self.defence))
 
@@ -191,7 +198,11 @@ class GurpsOdds:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"system": self.check.system, "check": self.check.to_dict(), "effective_skill": self.effective_skill}
+        out: dict[str, Any] = {
+            "system": self.check.system,
+            "check": self.check.to_dict(),
+            "effective_skill": self.effective_skill,
+        }
         for name in ("p_success", "p_critical_success", "p_failure", "p_critical_failure"):
             put_prob(out, name, getattr(self, name))
         out["by_roll"] = {str(t): o for t, o in self.by_roll.items()}
@@ -485,7 +496,11 @@ class RegularContestOdds:
     rounds: dict[int, Fraction] = field(repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"system": self.contest.system, "check": self.contest.to_dict(), "adjusted_skills": list(self.adjusted_skills)}
+        out: dict[str, Any] = {
+            "system": self.contest.system,
+            "check": self.contest.to_dict(),
+            "adjusted_skills": list(self.adjusted_skills),
+        }
         for name in ("p_a_success", "p_b_success", "p_round", "p_a_wins", "p_b_wins", "expected_rounds"):
             put_prob(out, name, getattr(self, name))
         out["rounds"] = {str(k): float(p) for k, p in self.rounds.items()}
@@ -565,5 +580,11 @@ def roll_regular_contest(contest: RegularContest, dice: Dice | int, max_rounds: 
         if sa != sb:
             winner = "a" if sa else "b"
             break
-    return RegularContestRoll(contest=contest, seed=dice.seed, adjusted_skills=(a, b), rounds=tuple(rounds), winner=winner, decided=winner is not None)
-
+    return RegularContestRoll(
+        contest=contest,
+        seed=dice.seed,
+        adjusted_skills=(a, b),
+        rounds=tuple(rounds),
+        winner=winner,
+        decided=winner is not None,
+    )

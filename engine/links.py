@@ -189,7 +189,13 @@ CHECK_FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
     "gurps": (("skill", "int"), ("modifiers", "ints"), ("defence", "bool")),
     "gurps-quick": (("a", "int"), ("b", "int")),
     "gurps-regular": (("a", "int"), ("b", "int"), ("high_skill_rule", "bool")),
-    "fate": (("skill", "int"), ("difficulty", "int"), ("favour_spent", "int"), ("favour_held", "optint"), ("ties_succeed", "bool")),
+    "fate": (
+        ("skill", "int"),
+        ("difficulty", "int"),
+        ("favour_spent", "int"),
+        ("favour_held", "optint"),
+        ("ties_succeed", "bool"),
+    ),
 }
 
 #: Per version, the check fields it does not carry and the value they had then.
@@ -233,18 +239,39 @@ def clean_text(field: str, value: Any, max_length: int, max_bytes: int, *, requi
     """``value`` as link text: NFC, stripped, no control or format characters (bar the joiners
     of :data:`JOINERS`), within the limits."""
     if not isinstance(value, str):
-        raise InputError(field, "type", f"expected a text, got {type(value).__name__}", value=repr(value)[:40], kind="text")
+        raise InputError(
+            field, "type", f"expected a text, got {type(value).__name__}", value=repr(value)[:40], kind="text"
+        )
     text = unicodedata.normalize("NFC", value.strip())
     if required and not text:
         raise InputError(field, "type", "must not be empty", kind="text")
     for char in text:
         if refused_character(char):
-            raise InputError(field, "type", f"contains a control character (U+{ord(char):04X})", value=f"U+{ord(char):04X}", kind="character")
+            raise InputError(
+                field,
+                "type",
+                f"contains a control character (U+{ord(char):04X})",
+                value=f"U+{ord(char):04X}",
+                kind="character",
+            )
     if len(text) > max_length:
-        raise InputError(field, "range", f"is at most {max_length} characters long, got {len(text)}", high=max_length, value=len(text))
+        raise InputError(
+            field,
+            "range",
+            f"is at most {max_length} characters long, got {len(text)}",
+            high=max_length,
+            value=len(text),
+        )
     size = len(text.encode("utf-8"))
     if size > max_bytes:
-        raise InputError(field, "range", f"is at most {max_bytes} bytes long in UTF-8, got {size}", high=max_bytes, value=size, unit="bytes")
+        raise InputError(
+            field,
+            "range",
+            f"is at most {max_bytes} bytes long in UTF-8, got {size}",
+            high=max_bytes,
+            value=size,
+            unit="bytes",
+        )
     return text
 
 
@@ -340,7 +367,13 @@ class _Reader:
     def text(self, field: str, max_length: int, max_bytes: int) -> str:
         size = self.uv(field)
         if size > max_bytes:
-            raise _fail(field, f"is at most {max_bytes} bytes long in UTF-8, got {size}", code="range", high=max_bytes, value=size)
+            raise _fail(
+                field,
+                f"is at most {max_bytes} bytes long in UTF-8, got {size}",
+                code="range",
+                high=max_bytes,
+                value=size,
+            )
         data = self.raw(size, field)
         try:
             raw = data.decode("utf-8")
@@ -378,7 +411,9 @@ def _b64decode(text: str, field: str) -> bytes:
 def _check_system(check: Any) -> str:
     system = getattr(type(check), "system", None)
     if system not in CHECKS or not isinstance(check, CHECKS[system]):
-        raise InputError("check", "type", f"not a check of a known system: {type(check).__name__}", allowed=list(_SYSTEMS))
+        raise InputError(
+            "check", "type", f"not a check of a known system: {type(check).__name__}", allowed=list(_SYSTEMS)
+        )
     return system
 
 
@@ -476,7 +511,7 @@ def claim_of(record: Any) -> Claim:
 def _write_claim(w: _Writer, system: str, claim: Claim) -> None:
     w.uv(len(claim.dice))
     faces = list(claim.dice) + ([0] if len(claim.dice) % 2 else [])
-    for high, low in zip(faces[::2], faces[1::2]):
+    for high, low in zip(faces[::2], faces[1::2], strict=False):
         w.byte(high << 4 | low)
     w.byte(OUTCOMES[system].index(claim.outcome))
     w.uv(claim.rounds)
@@ -485,7 +520,9 @@ def _write_claim(w: _Writer, system: str, claim: Claim) -> None:
 def _read_claim(r: _Reader, system: str) -> Claim:
     count = r.uv("link.claim.dice")
     if count > _MAX_DICE:
-        raise _fail("link.claim.dice", f"at most {_MAX_DICE} dice, got {count}", code="range", high=_MAX_DICE, value=count)
+        raise _fail(
+            "link.claim.dice", f"at most {_MAX_DICE} dice, got {count}", code="range", high=_MAX_DICE, value=count
+        )
     packed = r.raw((count + 1) // 2, "link.claim.dice")
     faces: list[int] = []
     for byte in packed:
@@ -496,7 +533,9 @@ def _read_claim(r: _Reader, system: str) -> Claim:
     index = r.byte("link.claim.outcome")
     allowed = OUTCOMES[system]
     if index >= len(allowed):
-        raise _fail("link.claim.outcome", f"unknown outcome number {index}", code="choice", allowed=list(allowed), value=index)
+        raise _fail(
+            "link.claim.outcome", f"unknown outcome number {index}", code="choice", allowed=list(allowed), value=index
+        )
     rounds = r.uv("link.claim.rounds")
     return Claim(dice, allowed[index], rounds)
 
@@ -508,7 +547,9 @@ def _validate_claim(system: str, claim: Claim) -> None:
     if len(claim.dice) > _MAX_DICE or any(not isinstance(d, int) or not 0 <= d <= 15 for d in claim.dice):
         raise InputError("claim.dice", "range", "dice faces are 0 to 15, at most 64 of them", low=0, high=15)
     if claim.outcome not in OUTCOMES[system]:
-        raise InputError("claim.outcome", "choice", f"must be one of {', '.join(OUTCOMES[system])}", allowed=list(OUTCOMES[system]))
+        raise InputError(
+            "claim.outcome", "choice", f"must be one of {', '.join(OUTCOMES[system])}", allowed=list(OUTCOMES[system])
+        )
     check_int("claim.rounds", claim.rounds, 0, MAX_NUMBER)
 
 
@@ -572,7 +613,11 @@ def _session_fields(session_code: Any, number: Any) -> tuple[str | None, int | N
     if session_code is None and number is None:
         return None, None
     if session_code is None or number is None:
-        raise InputError("session_code" if session_code is None else "number", "type", "a session roll needs both the session code and the running number")
+        raise InputError(
+            "session_code" if session_code is None else "number",
+            "type",
+            "a session roll needs both the session code and the running number",
+        )
     code = clean_text("session_code", session_code, MAX_CODE_LENGTH, MAX_CODE_BYTES, required=True)
     return code, check_int("number", number, 1, MAX_NUMBER)
 
@@ -585,7 +630,12 @@ def _body(link: Link) -> bytes:
     values = link.check.to_dict()
     for name, value in LEGACY_FIELDS.get(link.version, {}).get(link.system, {}).items():
         if values[name] != value:
-            raise InputError(f"check.{name}", "rule", f"a link of version {link.version} cannot carry {name}={values[name]}", value=values[name])
+            raise InputError(
+                f"check.{name}",
+                "rule",
+                f"a link of version {link.version} cannot carry {name}={values[name]}",
+                value=values[name],
+            )
     _write_check(w, link.system, link.check, link.version)
     w.text(link.name)
     w.text(link.label)
@@ -632,7 +682,12 @@ def encode_link(link: Link, *, digest: bytes | None = None) -> str:
 def _finish(link: Link) -> str:
     payload = encode_link(link)
     if len(payload) > MAX_PAYLOAD_LENGTH:  # cannot happen within the documented limits
-        raise InputError("link", "range", f"the link would be {len(payload)} characters long; at most {MAX_PAYLOAD_LENGTH}", high=MAX_PAYLOAD_LENGTH)
+        raise InputError(
+            "link",
+            "range",
+            f"the link would be {len(payload)} characters long; at most {MAX_PAYLOAD_LENGTH}",
+            high=MAX_PAYLOAD_LENGTH,
+        )
     return payload
 
 
@@ -688,7 +743,9 @@ def encode_roll_link(
     if code is not None:
         derived = session_roll_seed(code, number, check, name)  # type: ignore[arg-type]
         if seed is not None and check_int("seed", seed, 0, MAX_SEED) != derived:
-            raise InputError("seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed)
+            raise InputError(
+                "seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed
+            )
         seed = derived
     elif seed is None:
         raise InputError("seed", "type", "a roll link needs a seed, or a session code and a running number")
@@ -750,7 +807,9 @@ def reveal_link(secret: str | Link, reveal: str | int) -> str:
     """The revealed link of a sealed secret roll, given its reveal code (or seed)."""
     sealed = secret if isinstance(secret, Link) else decode_link(secret)
     if sealed.kind is not Kind.SECRET:
-        raise InputError("link.kind", "choice", "not a sealed secret roll", allowed=[str(Kind.SECRET)], value=str(sealed.kind))
+        raise InputError(
+            "link.kind", "choice", "not a sealed secret roll", allowed=[str(Kind.SECRET)], value=str(sealed.kind)
+        )
     seed = _reveal_seed(reveal)
     if _commitment(sealed, seed) != sealed.commitment:
         raise InputError("reveal", "rule", "this reveal code does not open this secret roll")
@@ -792,7 +851,13 @@ def decode_link(text: Any) -> Link:
     if not isinstance(text, str):
         raise InputError("link", "type", f"expected the link as text, got {type(text).__name__}")
     if len(text) > MAX_LINK_TEXT:
-        raise _fail("link", f"is too long: {len(text)} characters, at most {MAX_LINK_TEXT}", code="range", high=MAX_LINK_TEXT, value=len(text))
+        raise _fail(
+            "link",
+            f"is too long: {len(text)} characters, at most {MAX_LINK_TEXT}",
+            code="range",
+            high=MAX_LINK_TEXT,
+            value=len(text),
+        )
     try:
         payload = _extract_payload(text)
     except ValueError as error:  # urllib's own complaints (e.g. too many fields)
@@ -800,17 +865,35 @@ def decode_link(text: Any) -> Link:
             raise
         raise _fail("link", "is not a readable address") from None
     if len(payload) > MAX_PAYLOAD_LENGTH:
-        raise _fail("link", f"the payload is too long: {len(payload)} characters, at most {MAX_PAYLOAD_LENGTH}", code="range", high=MAX_PAYLOAD_LENGTH, value=len(payload))
+        raise _fail(
+            "link",
+            f"the payload is too long: {len(payload)} characters, at most {MAX_PAYLOAD_LENGTH}",
+            code="range",
+            high=MAX_PAYLOAD_LENGTH,
+            value=len(payload),
+        )
     data = _b64decode(payload, "link")
     if len(data) < _DIGEST_BYTES + 3:
         raise _fail("link", "the link is cut short")
     r = _Reader(data[:-_DIGEST_BYTES])
     version = r.uv("link.version")
     if version not in READ_VERSIONS:
-        raise _fail("link.version", f"this app reads links of version {LINK_VERSION} and older, this one is version {version}", code="choice", allowed=list(READ_VERSIONS), value=version)
+        raise _fail(
+            "link.version",
+            f"this app reads links of version {LINK_VERSION} and older, this one is version {version}",
+            code="choice",
+            allowed=list(READ_VERSIONS),
+            value=version,
+        )
     kind_code = r.byte("link.kind")
     if kind_code >= len(_KIND_CODES):
-        raise _fail("link.kind", f"unknown kind number {kind_code}", code="choice", allowed=[str(k) for k in _KIND_CODES], value=kind_code)
+        raise _fail(
+            "link.kind",
+            f"unknown kind number {kind_code}",
+            code="choice",
+            allowed=[str(k) for k in _KIND_CODES],
+            value=kind_code,
+        )
     kind = _KIND_CODES[kind_code]
     system, check = _read_check(r, version)
     name = r.text("link.name", MAX_NAME_LENGTH, MAX_NAME_BYTES)
@@ -826,7 +909,14 @@ def decode_link(text: Any) -> Link:
                 raise _fail("link.session_code", "must not be empty", code="type")
             number = r.uv("link.number")
             if not 1 <= number <= MAX_NUMBER:
-                raise _fail("link.number", f"must be from 1 to {MAX_NUMBER}, got {number}", code="range", low=1, high=MAX_NUMBER, value=number)
+                raise _fail(
+                    "link.number",
+                    f"must be from 1 to {MAX_NUMBER}, got {number}",
+                    code="range",
+                    low=1,
+                    high=MAX_NUMBER,
+                    value=number,
+                )
             link = replace(link, session_code=code, number=number)
         if kind is Kind.ROLL:
             if has_session:
@@ -995,4 +1085,3 @@ def find_gaps(links: Iterable[str | Link]) -> list[SessionNumbers]:
             )
         )
     return out
-

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
 from ._util import as_dice, check_from_dict, dist_to_dict, put_prob
@@ -74,7 +74,14 @@ SKILLS: dict[str, str] = {
     **dict.fromkeys(("persuade", "stealth", "scan", "explore", "riddle", "lore"), "wits"),
 }
 PROFICIENCIES = ("axes", "bows", "spears", "swords")
-SPECIAL_SUCCESSES = ("cancel_failure", "additional_success", "gain_insight", "go_quietly", "make_haste", "widen_influence")
+SPECIAL_SUCCESSES = (
+    "cancel_failure",
+    "additional_success",
+    "gain_insight",
+    "go_quietly",
+    "make_haste",
+    "widen_influence",
+)
 
 EYE = 0
 GANDALF = 11
@@ -135,7 +142,9 @@ def attack_tn(tn: int, parry: int) -> int:
     tn = check_int("tn", tn, *TN_RANGE)
     parry = check_int("parry", parry, *PARRY_RANGE)
     if tn + parry > TN_RANGE[1]:
-        raise RuleError("parry", f"TN {tn} plus Parry {parry} is above {TN_RANGE[1]}", high=TN_RANGE[1] - tn, value=parry)
+        raise RuleError(
+            "parry", f"TN {tn} plus Parry {parry} is above {TN_RANGE[1]}", high=TN_RANGE[1] - tn, value=parry
+        )
     return tn + parry
 
 
@@ -183,7 +192,17 @@ class OneRingCheck:
         set_ = object.__setattr__
         set_(self, "rating", check_int("rating", self.rating, *RATING_RANGE))
         set_(self, "tn", check_int("tn", self.tn, *TN_RANGE))
-        set_(self, "feat_mode", FeatMode(check_choice("feat_mode", str(self.feat_mode) if isinstance(self.feat_mode, FeatMode) else self.feat_mode, tuple(FeatMode))))
+        set_(
+            self,
+            "feat_mode",
+            FeatMode(
+                check_choice(
+                    "feat_mode",
+                    str(self.feat_mode) if isinstance(self.feat_mode, FeatMode) else self.feat_mode,
+                    tuple(FeatMode),
+                )
+            ),
+        )
         set_(self, "bonus_dice", check_int("bonus_dice", self.bonus_dice, *BONUS_DICE_RANGE))
         set_(self, "weary", check_bool("weary", self.weary))
         set_(self, "miserable", check_bool("miserable", self.miserable))
@@ -211,7 +230,7 @@ class OneRingCheck:
 # -- exact odds ----------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _feat_weights(mode: FeatMode) -> tuple[tuple[int, int], ...]:
     """(kept face, weight) over 12 (normal) or 144 (two dice) equally likely outcomes."""
     if mode is FeatMode.NORMAL:
@@ -224,7 +243,7 @@ def _feat_weights(mode: FeatMode) -> tuple[tuple[int, int], ...]:
     return tuple(counts.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _success_joint(count: int, weary: bool) -> dict[tuple[int, int], int]:
     """Joint weights of (sum, icons) of ``count`` success dice, over ``6**count`` outcomes."""
     if count == 0:
@@ -254,7 +273,7 @@ class _Table:
     eye: int
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(count: int, mode: FeatMode, weary: bool, miserable: bool) -> _Table:
     joint = _success_joint(count, weary)
     by_total: dict[int, list[int]] = {}
@@ -279,7 +298,7 @@ def _table(count: int, mode: FeatMode, weary: bool, miserable: bool) -> _Table:
             totals[value + s] = totals.get(value + s, 0) + wf * ws
         if face == GANDALF:
             gandalf += wf * success_total
-            for s, classes in by_total.items():
+            for classes in by_total.values():
                 for k in range(3):
                     auto_success[k] += wf * classes[k]
         elif face == EYE and miserable:
@@ -319,7 +338,7 @@ def _check_table(check: OneRingCheck) -> _Table:
 def _success_classes(table: _Table, tn: int) -> tuple[int, int, int]:
     index = min(max(tn, 0), len(table.at_least) - 1)
     normal = table.at_least[index]
-    return tuple(a + b for a, b in zip(table.auto_success, normal))  # type: ignore[return-value]
+    return tuple(a + b for a, b in zip(table.auto_success, normal, strict=False))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -498,5 +517,10 @@ def spend_icons(roll: OneRingRoll, choices: Sequence[str]) -> tuple[str, ...]:
     if picked and not roll.success:
         raise RuleError("choices", "only a successful roll can spend success icons")
     if len(picked) > roll.icons:
-        raise RuleError("choices", f"the roll has {roll.icons} icon(s), so at most {roll.icons} special success(es)", high=roll.icons, value=len(picked))
+        raise RuleError(
+            "choices",
+            f"the roll has {roll.icons} icon(s), so at most {roll.icons} special success(es)",
+            high=roll.icons,
+            value=len(picked),
+        )
     return picked

@@ -102,5 +102,5 @@ def session_seed(session_code: str, number: int) -> int:
     if len(code) > 64:
         raise InputError("session_code", "range", "the session code is at most 64 characters long", high=64)
     number = check_int("number", number, 1, 10**9)
-    digest = hashlib.sha256(f"kostka-session-v1:{code}:{number}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"kostka-session-v1:{code}:{number}".encode()).digest()
     return int.from_bytes(digest[:8], "big")

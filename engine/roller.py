@@ -270,7 +270,9 @@ def parse_dice(text: Any) -> DiceExpression:
         match = _TOKEN.match(source, pos)
         if not match or match.end() == pos:
             bad = source[pos:].strip()[:12]
-            raise _error("format", f"cannot read {bad!r}: type dice such as 3d6, 2d6+3 or 4d6 keep 3", value=bad, what="syntax")
+            raise _error(
+                "format", f"cannot read {bad!r}: type dice such as 3d6, 2d6+3 or 4d6 keep 3", value=bad, what="syntax"
+            )
         pos = match.end()
         if match.group("op"):
             if expect_term and (signed or terms or constant):
@@ -286,7 +288,9 @@ def parse_dice(text: Any) -> DiceExpression:
             value = _bounded(match.group("number"), MAX_CONSTANT, "constant")
             constant += sign * value
             if abs(constant) > MAX_CONSTANT:
-                raise _error("range", f"the numbers add up to more than {MAX_CONSTANT}", high=MAX_CONSTANT, what="constant")
+                raise _error(
+                    "range", f"the numbers add up to more than {MAX_CONSTANT}", high=MAX_CONSTANT, what="constant"
+                )
             continue
         count = _bounded(match.group("count") or "1", MAX_DICE, "dice")
         sides_text = match.group("sides")
@@ -300,12 +304,21 @@ def parse_dice(text: Any) -> DiceExpression:
             keep = _bounded(match.group("kept"), MAX_DICE, "keep")
             lowest = re.sub(r"\s+", "", match.group("keep").lower()) in ("kl", "keeplowest")
             if not 1 <= keep <= count:
-                raise _error("range", f"can keep from 1 to {count} of {count} dice, got {keep}", low=1, high=count, value=keep, what="keep")
+                raise _error(
+                    "range",
+                    f"can keep from 1 to {count} of {count} dice, got {keep}",
+                    low=1,
+                    high=count,
+                    value=keep,
+                    what="keep",
+                )
             if keep < count and (count > MAX_KEEP_DICE or sides > MAX_KEEP_SIDES):
                 raise _error(
                     "range",
                     f"keeping some dice works with at most {MAX_KEEP_DICE} dice of at most {MAX_KEEP_SIDES} sides",
-                    high=MAX_KEEP_DICE, sides=MAX_KEEP_SIDES, what="keep-size",
+                    high=MAX_KEEP_DICE,
+                    sides=MAX_KEEP_SIDES,
+                    what="keep-size",
                 )
             if keep == count:
                 keep = None
@@ -317,13 +330,21 @@ def parse_dice(text: Any) -> DiceExpression:
         raise _error("format", "ends with a sign: add a number or dice after it", what="syntax")
     total_dice = sum(t.count for t in terms)
     if total_dice > MAX_DICE:
-        raise _error("range", f"at most {MAX_DICE} dice in one roll, got {total_dice}", high=MAX_DICE, value=total_dice, what="dice")
+        raise _error(
+            "range",
+            f"at most {MAX_DICE} dice in one roll, got {total_dice}",
+            high=MAX_DICE,
+            value=total_dice,
+            what="dice",
+        )
     pips = sum(t.count * t.sides for t in terms)
     if pips > MAX_PIPS:
         raise _error(
             "range",
             f"too many dice for exact odds: the dice times their sides come to {pips}, at most {MAX_PIPS} (e.g. 10d100 or 100d10)",
-            high=MAX_PIPS, value=pips, what="pips",
+            high=MAX_PIPS,
+            value=pips,
+            what="pips",
         )
     return DiceExpression(tuple(terms), constant)
 

@@ -59,7 +59,9 @@ def _rows(key: str, text: str) -> list[dict[str, str]]:
     if not isinstance(data, list):
         raise _problem(key, "is not a list of rows", kind="shape")
     if len(data) > MAX_ROWS:
-        raise _problem(key, f"has {len(data)} rows, at most {MAX_ROWS}", code="range", high=MAX_ROWS, value=len(data), kind="rows")
+        raise _problem(
+            key, f"has {len(data)} rows, at most {MAX_ROWS}", code="range", high=MAX_ROWS, value=len(data), kind="rows"
+        )
     rows = []
     for row in data:
         if not isinstance(row, dict) or not all(isinstance(v, str) for v in row.values()):
@@ -73,7 +75,14 @@ def _rows(key: str, text: str) -> list[dict[str, str]]:
 
 def _check_text(key: str, text: str, limit: int) -> None:
     if len(text) > limit:
-        raise _problem(key, f"is too long: {len(text)} characters, at most {limit}", code="range", high=limit, value=len(text), kind="length")
+        raise _problem(
+            key,
+            f"is too long: {len(text)} characters, at most {limit}",
+            code="range",
+            high=limit,
+            value=len(text),
+            kind="length",
+        )
     if any(map(refused_character, text)):
         raise _problem(key, "holds a control or format character", kind="character")
 
@@ -83,14 +92,33 @@ def read_address(search: Any) -> Address:
     if not isinstance(search, str) or not search.strip("?"):
         return Address({})
     if len(search) > MAX_SEARCH:
-        return Address({}, (InputError("address", "range", f"is too long: {len(search)} characters, at most {MAX_SEARCH}",
-                                       high=MAX_SEARCH, value=len(search), kind="length"),))
+        return Address(
+            {},
+            (
+                InputError(
+                    "address",
+                    "range",
+                    f"is too long: {len(search)} characters, at most {MAX_SEARCH}",
+                    high=MAX_SEARCH,
+                    value=len(search),
+                    kind="length",
+                ),
+            ),
+        )
     query: dict[str, Any] = {}
     problems: list[InputError] = []
     fields = [f for f in search.lstrip("?").split("&") if f]
     if len(fields) > MAX_FIELDS:
-        problems.append(InputError("address", "range", f"has {len(fields)} fields, at most {MAX_FIELDS}",
-                                   high=MAX_FIELDS, value=len(fields), kind="fields"))
+        problems.append(
+            InputError(
+                "address",
+                "range",
+                f"has {len(fields)} fields, at most {MAX_FIELDS}",
+                high=MAX_FIELDS,
+                value=len(fields),
+                kind="fields",
+            )
+        )
         fields = fields[:MAX_FIELDS]
     for field in fields:
         raw_key, _, raw_value = field.partition("=")
@@ -111,5 +139,7 @@ def read_address(search: Any) -> Address:
             problems.append(_problem(key, "is not UTF-8 text", kind="encoding"))
         except InputError as error:
             query.pop(key, None)
-            problems.append(InputError(f"address.{key[:40]}", error.code, error.message, **{**error.params, "key": key[:40]}))
+            problems.append(
+                InputError(f"address.{key[:40]}", error.code, error.message, **{**error.params, "key": key[:40]})
+            )
     return Address(query, tuple(problems))

@@ -66,16 +66,35 @@ class BarChart:
     def __init__(self, ids: list[str], colours: list[str], height: int = 220) -> None:
         self.ids = list(ids)
         self.source = ColumnDataSource(
-            {"x": self.ids, "p": [0.0] * len(ids), "colour": list(colours),
-             "pct": [""] * len(ids), "line": [0] * len(ids)}
+            {
+                "x": self.ids,
+                "p": [0.0] * len(ids),
+                "colour": list(colours),
+                "pct": [""] * len(ids),
+                "line": [0] * len(ids),
+            }
         )
         self.figure = _figure(height, x_range=self.ids)
         self.figure.vbar(
-            x="x", top="p", width=0.8, source=self.source, fill_color="colour", line_color=HIGHLIGHT,
+            x="x",
+            top="p",
+            width=0.8,
+            source=self.source,
+            fill_color="colour",
+            line_color=HIGHLIGHT,
             line_width="line",
         )
-        self.figure.text(x="x", y="p", text="pct", source=self.source, text_align="center", text_baseline="bottom",
-                         text_font_size="11pt", y_offset=-2, text_color=AXIS)
+        self.figure.text(
+            x="x",
+            y="p",
+            text="pct",
+            source=self.source,
+            text_align="center",
+            text_baseline="bottom",
+            text_font_size="11pt",
+            y_offset=-2,
+            text_color=AXIS,
+        )
 
     def set_labels(self, labels: Mapping[str, str], y_title: str = "") -> None:
         names = [labels.get(i, i) for i in self.ids]
@@ -90,7 +109,9 @@ class BarChart:
     def update(self, probs: Mapping[str, Fraction | float] | None, marked: str | None = None) -> None:
         ps = [float(probs.get(i, 0)) if probs else 0.0 for i in self.ids]
         data = dict(self.source.data)
-        data.update(p=ps, pct=[f"{p:.1%}" if probs else "" for p in ps], line=[4 if i == marked else 0 for i in self.ids])
+        data.update(
+            p=ps, pct=[f"{p:.1%}" if probs else "" for p in ps], line=[4 if i == marked else 0 for i in self.ids]
+        )
         self.source.data = data
         self.figure.y_range.end = fitting_end(max(ps, default=0.0))
 
@@ -106,7 +127,9 @@ class ProbabilityByValueChart:
         self.figure = _figure(height)
         self.figure.vbar(x="x", top="p", width=0.8, source=self.source, fill_color="colour", line_color=None)
         self.figure.y_range.end = 1.05
-        self.marker = Span(location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, line_dash="dashed", visible=False)
+        self.marker = Span(
+            location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, line_dash="dashed", visible=False
+        )
         self.figure.add_layout(self.marker)
 
     def set_labels(self, x_title: str, y_title: str) -> None:
@@ -138,17 +161,25 @@ _OUTCOME_COLOURS = {"critical_success": CRIT_GOOD, "success": GOOD, "failure": B
 class GurpsDistributionChart:
     """The 3d6 distribution, each total coloured by its outcome against the effective skill."""
 
-    WEIGHTS = {t: w for t, w in zip(range(3, 19), (1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1))}
+    WEIGHTS = {
+        t: w for t, w in zip(range(3, 19), (1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1), strict=False)
+    }
 
     def __init__(self, height: int = 220) -> None:
         xs = list(range(3, 19))
         self.source = ColumnDataSource(
-            {"x": xs, "p": [self.WEIGHTS[x] / 216 for x in xs], "colour": [NEUTRAL] * 16, "outcome": [""] * 16,
-             "line": [0] * 16}
+            {
+                "x": xs,
+                "p": [self.WEIGHTS[x] / 216 for x in xs],
+                "colour": [NEUTRAL] * 16,
+                "outcome": [""] * 16,
+                "line": [0] * 16,
+            }
         )
         self.figure = _figure(height)
-        self.figure.vbar(x="x", top="p", width=0.85, source=self.source, fill_color="colour", line_color=HIGHLIGHT,
-                         line_width="line")
+        self.figure.vbar(
+            x="x", top="p", width=0.85, source=self.source, fill_color="colour", line_color=HIGHLIGHT, line_width="line"
+        )
         self.figure.y_range.end = 0.14
         self.figure.xaxis.ticker = xs
         self.marker = Span(location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, visible=False)

@@ -22,7 +22,9 @@ def _strings(args: list[ast.expr], count: int) -> list[str] | None:
     return [a.value for a in args[:count]]  # type: ignore[attr-defined]
 
 
-def extract_marked(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
+def extract_marked(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, Any, list[str]]]:
     source = fileobj.read()
     if isinstance(source, bytes):
         source = source.decode(options.get("encoding", "utf-8"))
@@ -30,7 +32,13 @@ def extract_marked(fileobj: Any, keywords: Any, comment_tags: Any, options: Any)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        name = (
+            node.func.id
+            if isinstance(node.func, ast.Name)
+            else node.func.attr
+            if isinstance(node.func, ast.Attribute)
+            else ""
+        )
         if name in KEYWORDS and isinstance(node.func, ast.Name) and len(node.args) == 1:
             found = _strings(node.args, 1)
             if found:

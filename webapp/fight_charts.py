@@ -19,13 +19,18 @@ class LifeLeftChart:
     def __init__(self, height: int = 240) -> None:
         self.source = ColumnDataSource({"x": [], "hero": [], "monster": []})
         self.figure = _figure(height)
-        hero = self.figure.vbar(x=dodge("x", -0.2), top="hero", width=0.38, source=self.source, fill_color=GOOD,
-                                line_color=None)
-        monster = self.figure.vbar(x=dodge("x", 0.2), top="monster", width=0.38, source=self.source, fill_color=BAD,
-                                   line_color=None)
-        self.legend = Legend(items=[LegendItem(label="hero", renderers=[hero]),
-                                    LegendItem(label="monster", renderers=[monster])],
-                             orientation="horizontal", background_fill_alpha=0, border_line_color=None)
+        hero = self.figure.vbar(
+            x=dodge("x", -0.2), top="hero", width=0.38, source=self.source, fill_color=GOOD, line_color=None
+        )
+        monster = self.figure.vbar(
+            x=dodge("x", 0.2), top="monster", width=0.38, source=self.source, fill_color=BAD, line_color=None
+        )
+        self.legend = Legend(
+            items=[LegendItem(label="hero", renderers=[hero]), LegendItem(label="monster", renderers=[monster])],
+            orientation="horizontal",
+            background_fill_alpha=0,
+            border_line_color=None,
+        )
         self.figure.add_layout(self.legend, "above")  # over the plot, never over its bars
 
     def set_labels(self, x_title: str, y_title: str, hero: str, monster: str) -> None:
@@ -39,8 +44,11 @@ class LifeLeftChart:
         monster_left = monster_left or {}
         top = max([*hero_left, *monster_left], default=0)
         xs = list(range(1, top + 1))
-        self.source.data = {"x": xs, "hero": [float(hero_left.get(x, 0)) for x in xs],
-                            "monster": [float(monster_left.get(x, 0)) for x in xs]}
+        self.source.data = {
+            "x": xs,
+            "hero": [float(hero_left.get(x, 0)) for x in xs],
+            "monster": [float(monster_left.get(x, 0)) for x in xs],
+        }
         peak = max([0.0, *self.source.data["hero"], *self.source.data["monster"]])
         self.figure.y_range.end = max(0.05, peak * 1.15)  # an explicit range (see charts._figure): the bars stay inside
         if xs:

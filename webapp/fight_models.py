@@ -29,7 +29,7 @@ from engine.combat_battle import AFTER_KILL, Encounter, Fight, run_seed, simulat
 from engine.combat_duel import duel_odds, win_chance_by_spend
 
 from .i18n import LANGUAGES, N_, catalogue
-from .models import LogEntry, Form, RollService, _cap_check, _now, parse_int
+from .models import Form, LogEntry, RollService, _cap_check, _now, parse_int
 
 __all__ = [
     "BALANCE_LABELS",
@@ -70,8 +70,13 @@ class MonsterSheet(Form):
     """A monster: life (current/max), skill, stoutness (current/max). Starts as the Wolf."""
 
     system: ClassVar[str] = "fate-monster"
-    BOUNDS = {"life": (0, 999), "life_max": (1, 999), "skill": (-20, 99), "stoutness": (0, 99),
-              "stoutness_max": (0, 99)}
+    BOUNDS = {
+        "life": (0, 999),
+        "life_max": (1, 999),
+        "skill": (-20, 99),
+        "stoutness": (0, 99),
+        "stoutness_max": (0, 99),
+    }
 
     name_text = param.String(default=WOLF.name)
     life = param.String(default=str(WOLF.life))
@@ -106,14 +111,21 @@ def hero_from_sheet(data: dict[str, Any], path: str = "hero") -> Combatant:
 def monster_from_sheet(data: dict[str, Any], path: str = "monster") -> Combatant:
     """A stored monster sheet as a combat monster."""
     name, v = _sheet_values(MonsterSheet(), data, path)
-    return Combatant.monster(name, v["life"], v["skill"], v["stoutness"], max_life=v["life_max"],
-                             max_stoutness=v["stoutness_max"])
+    return Combatant.monster(
+        name, v["life"], v["skill"], v["stoutness"], max_life=v["life_max"], max_stoutness=v["stoutness_max"]
+    )
 
 
 def monster_dict(c: Combatant) -> dict[str, Any]:
     """A combat monster as the form/roster stores it (text fields)."""
-    return {"name": c.name, "life": str(c.life), "life_max": str(c.max_life), "skill": str(c.skill),
-            "stoutness": str(c.points), "stoutness_max": str(c.max_points)}
+    return {
+        "name": c.name,
+        "life": str(c.life),
+        "life_max": str(c.max_life),
+        "skill": str(c.skill),
+        "stoutness": str(c.points),
+        "stoutness_max": str(c.max_points),
+    }
 
 
 #: The names the app gives the creatures it makes (the Wolf, a new or a generated monster), in the
@@ -166,7 +178,7 @@ class EncounterPlan(param.Parameterized):
 
     def where(self, side: str, name: str) -> tuple[int, str] | None:
         for k, f in enumerate(getattr(self, side)):
-            for pos, n in zip(POSITIONS, f):
+            for pos, n in zip(POSITIONS, f, strict=False):
                 if n == name:
                     return k, pos
         return None
@@ -279,9 +291,16 @@ class FightSetup(Form):
     """Spending policies of each side, options, and the simulation's runs and seed (all form text)."""
 
     BOUNDS = {
-        "hero_attack": (0, 99), "hero_defence": (0, 99), "hero_recover_below": (0, 999), "hero_recover_spend": (0, 99),
-        "monster_attack": (0, 99), "monster_defence": (0, 99), "monster_recover_below": (0, 999),
-        "monster_recover_spend": (0, 99), "runs": (1, MAX_SIM_RUNS), "seed": (0, 2**64 - 1),
+        "hero_attack": (0, 99),
+        "hero_defence": (0, 99),
+        "hero_recover_below": (0, 999),
+        "hero_recover_spend": (0, 99),
+        "monster_attack": (0, 99),
+        "monster_defence": (0, 99),
+        "monster_recover_below": (0, 999),
+        "monster_recover_spend": (0, 99),
+        "runs": (1, MAX_SIM_RUNS),
+        "seed": (0, 2**64 - 1),
     }
 
     name_text = param.String(default="")
@@ -295,10 +314,16 @@ class FightSetup(Form):
     monster_recover_spend = param.String(default="0")
     first = param.Selector(default="heroes", objects=list(SIDES))
     damage_rule = param.Selector(default="difference", objects=["difference", "one_plus"])
-    halving = param.Selector(default="roll", objects=list(HALVING_RULES),
-                             doc="the defending position's halving: the whole attack roll, the dice and points, or the damage")
-    after_kill = param.Selector(default="end", objects=list(AFTER_KILL),
-                                doc="a kill inside a chain of attacks: the chain ends, or goes on to the next enemy faced")
+    halving = param.Selector(
+        default="roll",
+        objects=list(HALVING_RULES),
+        doc="the defending position's halving: the whole attack roll, the dice and points, or the damage",
+    )
+    after_kill = param.Selector(
+        default="end",
+        objects=list(AFTER_KILL),
+        doc="a kill inside a chain of attacks: the chain ends, or goes on to the next enemy faced",
+    )
     runs = param.String(default="500")
     seed = param.String(default="1")
     skill_modifier = param.String(default="0", doc="added to the skill die of a generated monster")
@@ -324,8 +349,12 @@ class FightSetup(Form):
     def policy(self, side: str, values: dict[str, Any] | None = None) -> Policy:
         v = self.parse() if values is None else values
         p = side[:-2] if side == "heroes" else "monster"
-        return Policy(v.get(f"{p}_attack", 0), v.get(f"{p}_defence", 0), v.get(f"{p}_recover_below", 0),
-                      v.get(f"{p}_recover_spend", 0))
+        return Policy(
+            v.get(f"{p}_attack", 0),
+            v.get(f"{p}_defence", 0),
+            v.get(f"{p}_recover_below", 0),
+            v.get(f"{p}_recover_spend", 0),
+        )
 
     def policy_errors(self, prefix: str) -> list[InputError]:
         return [e for k, e in self.errors.items() if k.startswith(prefix)]
@@ -336,8 +365,16 @@ class FightSetup(Form):
         ``heroes`` and ``monsters`` are the rosters' stored sheets (by name).
         """
         values = self.parse()
-        for key in ("hero_attack", "hero_defence", "hero_recover_below", "hero_recover_spend", "monster_attack",
-                    "monster_defence", "monster_recover_below", "monster_recover_spend"):
+        for key in (
+            "hero_attack",
+            "hero_defence",
+            "hero_recover_below",
+            "hero_recover_spend",
+            "monster_attack",
+            "monster_defence",
+            "monster_recover_below",
+            "monster_recover_spend",
+        ):
             if key in self.errors and self.errors[key].code != "rule":  # "rule": more than the duel's pair holds
                 raise self.errors[key]
         sheets: dict[str, dict[str, dict[str, Any]]] = {"heroes": {}, "monsters": {}}
@@ -346,8 +383,15 @@ class FightSetup(Form):
                 name = str(row.get("name") or "").strip()
                 if name and name not in sheets[side]:
                     sheets[side][name] = row
-        data: dict[str, Any] = {"formations": {}, "options": {"first": self.first, "damage_rule": self.damage_rule,
-                                                              "halving": self.halving, "after_kill": self.after_kill}}
+        data: dict[str, Any] = {
+            "formations": {},
+            "options": {
+                "first": self.first,
+                "damage_rule": self.damage_rule,
+                "halving": self.halving,
+                "after_kill": self.after_kill,
+            },
+        }
         for side, make in (("heroes", hero_from_sheet), ("monsters", monster_from_sheet)):
             placed = plan.placed(side)
             if not placed:
@@ -355,8 +399,9 @@ class FightSetup(Form):
             lines = plan.formations_dict(side)
             for k, f in enumerate(lines):
                 if not f["attacking"] and not f["defending"]:
-                    raise InputError(f"formations.{side}[{k}]", "rule", "an empty formation", formation=k + 1,
-                                     side=side)
+                    raise InputError(
+                        f"formations.{side}[{k}]", "rule", "an empty formation", formation=k + 1, side=side
+                    )
             creatures = []
             policy = self.policy(side, values).to_dict()
             for name in placed:
@@ -388,14 +433,16 @@ class FightSetup(Form):
         monster_spends = values["monster_attack"] or values["monster_defence"]
         states = hero.life * monster.life * (hero.points + 1) * (monster.points + 1 if monster_spends else 1)
         if states > MAX_LIVE_STATES:
-            raise InputError("life", "range", "too big a duel for live odds", high=MAX_LIVE_STATES, value=states,
-                             live=True)
+            raise InputError(
+                "life", "range", "too big a duel for live odds", high=MAX_LIVE_STATES, value=states, live=True
+            )
         hp = Policy(values["hero_attack"], values["hero_defence"])
         mp = Policy(values["monster_attack"], values["monster_defence"])
         first = "hero" if self.first == "heroes" else "monster"
         odds = duel_odds(hero, monster, hp, mp, first=first, damage_rule=self.damage_rule, max_rounds=30)
-        by_spend = win_chance_by_spend(hero, monster, mp, hero_defence_spend=values["hero_defence"], first=first,
-                                       damage_rule=self.damage_rule)
+        by_spend = win_chance_by_spend(
+            hero, monster, mp, hero_defence_spend=values["hero_defence"], first=first, damage_rule=self.damage_rule
+        )
         return odds, by_spend
 
 
@@ -409,8 +456,14 @@ class FightRun(Form):
     in the session's roll log; undo removes it again.
     """
 
-    BOUNDS = {"attack_points": (0, 99), "defence_points": (0, 99), "a1": (1, 6), "a2": (1, 6), "d1": (1, 6),
-              "d2": (1, 6)}
+    BOUNDS = {
+        "attack_points": (0, 99),
+        "defence_points": (0, 99),
+        "a1": (1, 6),
+        "a2": (1, 6),
+        "d1": (1, 6),
+        "d2": (1, 6),
+    }
 
     name_text = param.String(default="")
     attack_points = param.String(default="0", doc="points the acting creature spends (attack or recovery)")
@@ -450,19 +503,22 @@ class FightRun(Form):
 
     # -- actions ------------------------------------------------------------------------------------------
     def start(self, encounter: Encounter) -> None:
-        self.param.update(fight=Fight(encounter), steps=[], last=None, target="", attack_points="0",
-                          defence_points="0", errors={})
+        self.param.update(
+            fight=Fight(encounter), steps=[], last=None, target="", attack_points="0", defence_points="0", errors={}
+        )
         self.version += 1
 
     def _points(self, actor: Combatant, target: Combatant | None) -> tuple[int, int]:
         values = self.parse()
         errors = {k: v for k, v in self.errors.items() if k in ("attack_points", "defence_points")}
         if "attack_points" in values and values["attack_points"] > actor.points:
-            errors["attack_points"] = RuleError("attack_points", "more points than held", held=actor.points,
-                                                high=actor.points, creature=actor.name)
+            errors["attack_points"] = RuleError(
+                "attack_points", "more points than held", held=actor.points, high=actor.points, creature=actor.name
+            )
         if target is not None and "defence_points" in values and values["defence_points"] > target.points:
-            errors["defence_points"] = RuleError("defence_points", "more points than held", held=target.points,
-                                                 high=target.points, creature=target.name)
+            errors["defence_points"] = RuleError(
+                "defence_points", "more points than held", held=target.points, high=target.points, creature=target.name
+            )
         if errors:
             self.errors = {**self.errors, **errors}
             raise next(iter(errors.values()))
@@ -504,8 +560,16 @@ class FightRun(Form):
         before = len(self.fight.log)
         self.fight.attack(**kwargs)
         events = self.fight.log[before:]
-        check = {"action": "attack", "actor": na.actor, "target": target, "attack_number": na.attack_number,
-                 "round": na.round, "attack_points": a_pts, "defence_points": d_pts, "typed": self.manual}
+        check = {
+            "action": "attack",
+            "actor": na.actor,
+            "target": target,
+            "attack_number": na.attack_number,
+            "round": na.round,
+            "attack_points": a_pts,
+            "defence_points": d_pts,
+            "typed": self.manual,
+        }
         return self._record(na.actor, "attack", check, seed, events)
 
     def recover(self, seed: int | None = None) -> LogEntry:
@@ -527,14 +591,25 @@ class FightRun(Form):
         check = {"action": "recover", "actor": na.actor, "round": na.round, "points": points, "typed": self.manual}
         return self._record(na.actor, "recover", check, seed, events)
 
-    def _record(self, actor: str, action: str, check: dict[str, Any], seed: int | None,
-                events: list[dict[str, Any]]) -> LogEntry:
+    def _record(
+        self, actor: str, action: str, check: dict[str, Any], seed: int | None, events: list[dict[str, Any]]
+    ) -> LogEntry:
         self.rolls.counter += 1
-        entry = LogEntry(number=self.rolls.counter, time=_now(), system="fate", character=actor, ability=action,
-                         check=check, seed=seed, roll={"events": events}, kind="fight")
+        entry = LogEntry(
+            number=self.rolls.counter,
+            time=_now(),
+            system="fate",
+            character=actor,
+            ability=action,
+            check=check,
+            seed=seed,
+            roll={"events": events},
+            kind="fight",
+        )
         self.rolls.log.add(entry)
-        self.param.update(steps=[*self.steps, entry.number], last=entry, target="", attack_points="0",
-                          defence_points="0", errors={})
+        self.param.update(
+            steps=[*self.steps, entry.number], last=entry, target="", attack_points="0", defence_points="0", errors={}
+        )
         self.version += 1
         return entry
 
@@ -579,8 +654,7 @@ class Simulation(param.Parameterized):
             self.errors = {"run": error}
             raise
         result = simulate_battle(self.encounter, run_seed(self.summary["seed"], run - 1))
-        self.param.update(run_log=result["log"], run_result={k: v for k, v in result.items() if k != "log"},
-                          errors={})
+        self.param.update(run_log=result["log"], run_result={k: v for k, v in result.items() if k != "log"}, errors={})
         return result["log"]
 
 
@@ -597,37 +671,80 @@ def generate(seed: int, skill_modifier: int = 0, life_dice: int = 1, taken: Any 
 
 def _spend_text(tr: Any, e: dict[str, Any]) -> str:
     if e["kind"] == "favour":
-        return tr(N_("{creature} spends {points} favour ({left} left)."), creature=e["creature"], points=e["points"],
-                  left=e["left"])
-    return tr(N_("{creature} spends {points} stoutness ({left} left)."), creature=e["creature"], points=e["points"],
-              left=e["left"])
+        return tr(
+            N_("{creature} spends {points} favour ({left} left)."),
+            creature=e["creature"],
+            points=e["points"],
+            left=e["left"],
+        )
+    return tr(
+        N_("{creature} spends {points} stoutness ({left} left)."),
+        creature=e["creature"],
+        points=e["points"],
+        left=e["left"],
+    )
 
 
 def _attack_text(tr: Any, e: dict[str, Any]) -> str:
     a1, a2 = e["attack_faces"]
     d1, d2 = e["defence_faces"]
-    parts = [tr(N_("{attacker} attacks {defender} (attack {n}): {a1}+{a2}, skill {skill:+d}, points {points} = {roll}"),
-                attacker=e["attacker"], defender=e["defender"], n=e.get("attack_number", 1), a1=a1, a2=a2,
-                skill=e["attack_skill"], points=e["attack_points"], roll=e["attack_roll"])]
+    parts = [
+        tr(
+            N_("{attacker} attacks {defender} (attack {n}): {a1}+{a2}, skill {skill:+d}, points {points} = {roll}"),
+            attacker=e["attacker"],
+            defender=e["defender"],
+            n=e.get("attack_number", 1),
+            a1=a1,
+            a2=a2,
+            skill=e["attack_skill"],
+            points=e["attack_points"],
+            roll=e["attack_roll"],
+        )
+    ]
     halving = e.get("halving", "roll")
     if e["halved"] and halving == "roll":
         parts.append(tr(N_("halved to {total} (the target stands in a defending position)"), total=e["attack_total"]))
     elif e["halved"] and halving == "dice":
-        parts.append(tr(N_("with the dice and points halved before the skill: {total} (the target stands in a defending "
-                           "position)"), total=e["attack_total"]))
-    parts.append(tr(N_("against {d1}+{d2}, skill {skill:+d}, points {points} = {defence}."), d1=d1, d2=d2,
-                    skill=e["defence_skill"], points=e["defence_points"], defence=e["defence_total"]))
+        parts.append(
+            tr(
+                N_(
+                    "with the dice and points halved before the skill: {total} (the target stands in a defending "
+                    "position)"
+                ),
+                total=e["attack_total"],
+            )
+        )
+    parts.append(
+        tr(
+            N_("against {d1}+{d2}, skill {skill:+d}, points {points} = {defence}."),
+            d1=d1,
+            d2=d2,
+            skill=e["defence_skill"],
+            points=e["defence_points"],
+            defence=e["defence_total"],
+        )
+    )
     text = ", ".join(parts[:-1]) + " " + parts[-1]
     if e["halved"] and halving == "damage" and e["margin"] > 0:
         if e["hit"]:
-            text += " " + tr(N_("Hit, its damage halved (the target stands in a defending position): {damage} damage, "
-                                "life {before} → {after}."), damage=e["damage"], before=e["life_before"],
-                             after=e["life_after"])
+            text += " " + tr(
+                N_(
+                    "Hit, its damage halved (the target stands in a defending position): {damage} damage, "
+                    "life {before} → {after}."
+                ),
+                damage=e["damage"],
+                before=e["life_before"],
+                after=e["life_after"],
+            )
         else:
             text += " " + tr(N_("The hit is halved to no damage (the target stands in a defending position)."))
     elif e["hit"]:
-        text += " " + tr(N_("Hit: {damage} damage, life {before} → {after}."), damage=e["damage"],
-                         before=e["life_before"], after=e["life_after"])
+        text += " " + tr(
+            N_("Hit: {damage} damage, life {before} → {after}."),
+            damage=e["damage"],
+            before=e["life_before"],
+            after=e["life_after"],
+        )
     else:
         text += " " + tr(N_("Parried."))
     return text
@@ -649,12 +766,20 @@ def extra_attack_text(tr: Any, number: int, damage: int, life_before: int, after
     if after_kill:
         if number == 2:
             return tr(N_("A second attack: the hit felled its target, so the chain goes on to the next enemy faced."))
-        return tr(N_("A third attack, the last: the hit felled its target, so the chain goes on to the next enemy faced."))
+        return tr(
+            N_("A third attack, the last: the hit felled its target, so the chain goes on to the next enemy faced.")
+        )
     if number == 2:
-        return tr(N_("A second attack: the hit took {damage} of {life} life, at least a third."), damage=damage,
-                  life=life_before)
-    return tr(N_("A third attack, the last: the hit took {damage} of {life} life, at least half."), damage=damage,
-              life=life_before)
+        return tr(
+            N_("A second attack: the hit took {damage} of {life} life, at least a third."),
+            damage=damage,
+            life=life_before,
+        )
+    return tr(
+        N_("A third attack, the last: the hit took {damage} of {life} life, at least half."),
+        damage=damage,
+        life=life_before,
+    )
 
 
 def no_extra_attack_text(tr: Any, e: dict[str, Any]) -> str:
@@ -666,8 +791,9 @@ def no_extra_attack_text(tr: Any, e: dict[str, Any]) -> str:
     if e.get("attack_number", 1) >= 3:
         return tr(N_("That was the third attack, the last one."))
     if e.get("attack_number", 1) == 1:
-        return tr(N_("No second attack: {damage} is less than a third of {life}."), damage=e["damage"],
-                  life=e["life_before"])
+        return tr(
+            N_("No second attack: {damage} is less than a third of {life}."), damage=e["damage"], life=e["life_before"]
+        )
     return tr(N_("No third attack: {damage} is less than half of {life}."), damage=e["damage"], life=e["life_before"])
 
 
@@ -680,20 +806,36 @@ def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str]
         kind = e.get("event")
         if kind == "start":
             b = e["balance"]
-            out.append(tr(N_("The fight begins. Monsters' life {m} against heroes' maximum life {h}: {verdict}."),
-                          m=b["monsters_life"], h=b["heroes_max_life"], verdict=tr(BALANCE_LABELS[b["verdict"]])))
+            out.append(
+                tr(
+                    N_("The fight begins. Monsters' life {m} against heroes' maximum life {h}: {verdict}."),
+                    m=b["monsters_life"],
+                    h=b["heroes_max_life"],
+                    verdict=tr(BALANCE_LABELS[b["verdict"]]),
+                )
+            )
         elif kind == "turn":
-            msg = N_("Round {round}: the heroes' turn.") if e["side"] == "heroes" else N_("Round {round}: the monsters' turn.")
+            msg = (
+                N_("Round {round}: the heroes' turn.")
+                if e["side"] == "heroes"
+                else N_("Round {round}: the monsters' turn.")
+            )
             out.append(tr(msg, round=e["round"]))
         elif kind == "regen":
-            out.append(tr(N_("{creature} rests in a defending position and regains {gained} life ({life})."),
-                          creature=e["creature"], gained=e["gained"], life=e["life"]))
+            out.append(
+                tr(
+                    N_("{creature} rests in a defending position and regains {gained} life ({life})."),
+                    creature=e["creature"],
+                    gained=e["gained"],
+                    life=e["life"],
+                )
+            )
         elif kind == "spend":
             out.append(_spend_text(tr, e))
         elif kind == "attack":
             last_attack = e
             out.append(_attack_text(tr, e))
-            extra_follows = any(x.get("event") == "extra_attack" for x in events[i + 1:i + 2])
+            extra_follows = any(x.get("event") == "extra_attack" for x in events[i + 1 : i + 2])
             if not extra_follows:
                 why = no_extra_attack_text(tr, e)
                 if why:
@@ -703,35 +845,62 @@ def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str]
             life = last_attack["life_before"] if last_attack else 0
             out.append(extra_attack_text(tr, e["attack_number"], damage, life, bool(e.get("after_kill"))))
         elif kind == "waits":
-            out.append(tr(N_("{creature} was moved during its own side's turn: it acts from the next turn."),
-                          creature=e["creature"]))
+            out.append(
+                tr(
+                    N_("{creature} was moved during its own side's turn: it acts from the next turn."),
+                    creature=e["creature"],
+                )
+            )
         elif kind == "fall":
-            out.append(tr(N_("{creature} falls, struck by {by}, and leaves its position."), creature=e["creature"],
-                          by=e["by"]))
+            out.append(
+                tr(N_("{creature} falls, struck by {by}, and leaves its position."), creature=e["creature"], by=e["by"])
+            )
         elif kind == "position":
             if e["from"] == "defending":
-                out.append(tr(N_("{creature} steps up to the attacking position: it stood empty."),
-                              creature=e["creature"]))
+                out.append(
+                    tr(N_("{creature} steps up to the attacking position: it stood empty."), creature=e["creature"])
+                )
             else:
                 side = (sides or {}).get(e["creature"], "heroes")
-                msg = (N_("{creature} joins the attacking position of formation {n}: the heroes have more formations "
-                          "than the monsters, so the extra ones are broken up.") if side == "heroes" else
-                       N_("{creature} joins the attacking position of formation {n}: the monsters have more formations "
-                          "than the heroes, so the extra ones are broken up."))
+                msg = (
+                    N_(
+                        "{creature} joins the attacking position of formation {n}: the heroes have more formations "
+                        "than the monsters, so the extra ones are broken up."
+                    )
+                    if side == "heroes"
+                    else N_(
+                        "{creature} joins the attacking position of formation {n}: the monsters have more formations "
+                        "than the heroes, so the extra ones are broken up."
+                    )
+                )
                 out.append(tr(msg, creature=e["creature"], n=e.get("formation", 1)))
         elif kind == "recover":
             f1, f2 = e["faces"]
-            out.append(tr(N_("{creature} recovers: {f1}+{f2}, points {points} = {roll}; life {before} → {after}."),
-                          creature=e["creature"], f1=f1, f2=f2, points=e["points"], roll=e["roll"],
-                          before=e["life_before"], after=e["life_after"]))
+            out.append(
+                tr(
+                    N_("{creature} recovers: {f1}+{f2}, points {points} = {roll}; life {before} → {after}."),
+                    creature=e["creature"],
+                    f1=f1,
+                    f2=f2,
+                    points=e["points"],
+                    roll=e["roll"],
+                    before=e["life_before"],
+                    after=e["life_after"],
+                )
+            )
         elif kind == "end":
             if e.get("winner") == "heroes":
                 out.append(tr(N_("The heroes win in round {round}."), round=e["round"]))
             elif e.get("winner") == "monsters":
                 out.append(tr(N_("The monsters win in round {round}."), round=e["round"]))
             else:
-                out.append(tr.ngettext("No winner after {n} round: the fight is stopped.",
-                                       "No winner after {n} rounds: the fight is stopped.", e["round"]))
+                out.append(
+                    tr.ngettext(
+                        "No winner after {n} round: the fight is stopped.",
+                        "No winner after {n} rounds: the fight is stopped.",
+                        e["round"],
+                    )
+                )
     return out
 
 
@@ -741,8 +910,13 @@ def fight_entry_texts(tr: Any, entry: LogEntry) -> tuple[str, str]:
     if check.get("action") == "recover":
         inputs = tr(N_("Fight, round {round}: {actor} recovers"), round=check["round"], actor=check["actor"])
     else:
-        inputs = tr(N_("Fight, round {round}: {actor} attacks {target} (attack {n})"), round=check["round"],
-                    actor=check["actor"], target=check["target"], n=check["attack_number"])
+        inputs = tr(
+            N_("Fight, round {round}: {actor} attacks {target} (attack {n})"),
+            round=check["round"],
+            actor=check["actor"],
+            target=check["target"],
+            n=check["attack_number"],
+        )
     if check.get("typed"):
         inputs += ", " + tr(N_("dice typed in"))
     events = [e for e in entry.roll.get("events", []) if e.get("event") not in ("round_end",)]
@@ -762,8 +936,11 @@ class FightDesk(param.Parameterized):
     odds = param.Parameter(default=None, doc="DuelOdds of the chosen hero and monster, or None")
     by_spend = param.Dict(default={}, doc="favour spent per attack -> P(hero wins)")
     odds_error = param.Parameter(default=None, doc="why there are no odds (an InputError), or None")
-    halving_effect = param.Dict(default={}, doc="the halving reading's effect: hit chances of the form's hero and "
-                                "monster against each other, in an attacking and in a defending position")
+    halving_effect = param.Dict(
+        default={},
+        doc="the halving reading's effect: hit chances of the form's hero and "
+        "monster against each other, in an attacking and in a defending position",
+    )
     encounter_error = param.Parameter(default=None, doc="why the encounter cannot be fought (InputError) or None")
     balance = param.Parameter(default=None, doc="engine Balance of the placed creatures, or None")
     pairing = param.List(default=[], doc="re-pairing events at the start of the fight")
@@ -785,15 +962,21 @@ class FightDesk(param.Parameterized):
         self.sim = Simulation()
         inputs = [p for p in self.hero_form.param if p not in ("name", "errors")]
         self.hero_form.param.watch(self._refresh_odds, inputs)
-        self.monster_form.param.watch(self._refresh_odds, [p for p in self.monster_form.param
-                                                           if p not in ("name", "errors")])
-        self.setup.param.watch(self._refresh_odds, ["hero_attack", "hero_defence", "monster_attack",
-                                                    "monster_defence", "first", "damage_rule", "halving"])
+        self.monster_form.param.watch(
+            self._refresh_odds, [p for p in self.monster_form.param if p not in ("name", "errors")]
+        )
+        self.setup.param.watch(
+            self._refresh_odds,
+            ["hero_attack", "hero_defence", "monster_attack", "monster_defence", "first", "damage_rule", "halving"],
+        )
         self.heroes.param.watch(self._refresh_encounter, ["characters"])
         self.monsters.param.watch(self._refresh_encounter, ["characters"])
         self.plan.param.watch(self._refresh_encounter, ["heroes", "monsters"])
-        self.setup.param.watch(self._refresh_encounter, [p for p in FightSetup.BOUNDS if "recover" in p]
-                               + ["hero_attack", "hero_defence", "monster_attack", "monster_defence"])
+        self.setup.param.watch(
+            self._refresh_encounter,
+            [p for p in FightSetup.BOUNDS if "recover" in p]
+            + ["hero_attack", "hero_defence", "monster_attack", "monster_defence"],
+        )
         self._refresh_odds()
         self._refresh_encounter()
         self.localise_names()
@@ -845,8 +1028,9 @@ class FightDesk(param.Parameterized):
 
     def add_wolf(self) -> None:
         self.monsters.add()
-        self.monster_form.load({**monster_dict(WOLF),
-                                "name": unique_name(self.default_name("wolf"), self.monsters.names())})
+        self.monster_form.load(
+            {**monster_dict(WOLF), "name": unique_name(self.default_name("wolf"), self.monsters.names())}
+        )
 
     def new_monster(self) -> None:
         self.monsters.add()
@@ -860,8 +1044,13 @@ class FightDesk(param.Parameterized):
         if "skill_modifier" in self.setup.errors:
             raise self.setup.errors["skill_modifier"]
         seed = self.app.rolls.next_seed(seed)
-        made = generate(seed, parse_int("skill_modifier", self.setup.skill_modifier, -20, 20),
-                        int(self.setup.life_dice), self.monsters.names(), base=self.default_name("monster"))
+        made = generate(
+            seed,
+            parse_int("skill_modifier", self.setup.skill_modifier, -20, 20),
+            int(self.setup.life_dice),
+            self.monsters.names(),
+            base=self.default_name("monster"),
+        )
         self.monsters.add()
         self.monster_form.load(monster_dict(made.monster))
         self.generated = (seed, made)
@@ -898,10 +1087,15 @@ class FightDesk(param.Parameterized):
         def p(a: Combatant, d: Combatant, ap: int, dp: int, back: bool) -> Any:
             return attack_odds(a.skill, d.skill, ap, dp, back, rule, halving).p_hit
 
-        return {"halving": halving, "hero": hero.name, "monster": monster.name,
-                "hero_front": p(hero, monster, h_att, m_def, False), "hero_back": p(hero, monster, h_att, m_def, True),
-                "monster_front": p(monster, hero, m_att, h_def, False),
-                "monster_back": p(monster, hero, m_att, h_def, True)}
+        return {
+            "halving": halving,
+            "hero": hero.name,
+            "monster": monster.name,
+            "hero_front": p(hero, monster, h_att, m_def, False),
+            "hero_back": p(hero, monster, h_att, m_def, True),
+            "monster_front": p(monster, hero, m_att, h_def, False),
+            "monster_back": p(monster, hero, m_att, h_def, True),
+        }
 
     def encounter(self) -> Encounter:
         return self.setup.encounter(list(self.heroes.characters), list(self.monsters.characters), self.plan)
@@ -917,8 +1111,12 @@ class FightDesk(param.Parameterized):
         fight = Fight(encounter)
         state = fight.state
         paired = {side: [[list(f.attacking), list(f.defending)] for f in state.formations(side)] for side in SIDES}
-        self.param.update(encounter_error=None, balance=encounter.balance(), paired=paired,
-                          pairing=[e for e in fight.log if e["event"] == "position"])
+        self.param.update(
+            encounter_error=None,
+            balance=encounter.balance(),
+            paired=paired,
+            pairing=[e for e in fight.log if e["event"] == "position"],
+        )
 
     def sides(self) -> dict[str, str]:
         return {**{n: "heroes" for n in self.names("heroes")}, **{n: "monsters" for n in self.names("monsters")}}

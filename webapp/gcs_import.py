@@ -48,7 +48,11 @@ def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]
         return text
     parts = []
     for what, reason in skipped[:MAX_LISTED]:
-        why = tr(N_("more than {n} rows"), n=MAX_ROWS) if reason == "rows" else tr(_REASONS.get(reason, N_("not a number")))
+        why = (
+            tr(N_("more than {n} rows"), n=MAX_ROWS)
+            if reason == "rows"
+            else tr(_REASONS.get(reason, N_("not a number")))
+        )
         parts.append(f"{what} ({why})")
     rest = len(skipped) - MAX_LISTED
     if rest > 0:

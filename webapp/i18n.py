@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import param
@@ -29,7 +29,7 @@ def N_(message: str) -> str:
     return message
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``lang`` (English falls back to the msgids)."""
     if lang not in LANGUAGES:

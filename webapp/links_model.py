@@ -22,12 +22,11 @@ from typing import Any
 
 import param
 
-from engine import InputError
-from engine import links
+from engine import InputError, links
 from engine.documents import nesting_depth
 from engine.errors import check_int
 
-from .stored import BACKUP_PREFIX, keep_aside
+from .stored import keep_aside
 
 __all__ = [
     "MAX_SEEN",
@@ -141,14 +140,22 @@ def entry_link(entry: Any) -> Share:
     """The share link of a log entry (a roll or a contest); raises InputError for fights."""
     if getattr(entry, "kind", "roll") not in ("roll", "contest"):
         raise InputError("entry", "choice", "only rolls and contests have share links", allowed=["roll", "contest"])
-    session = dict(session_code=entry.session_code, number=entry.session_number) if getattr(entry, "session_code", None) else {}
+    session = (
+        dict(session_code=entry.session_code, number=entry.session_number)
+        if getattr(entry, "session_code", None)
+        else {}
+    )
     if entry.secret:
-        sealed = links.encode_secret_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session)
+        sealed = links.encode_secret_link(
+            entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session
+        )
         if entry.revealed:
             return Share(sealed.link, "secret", sealed.reveal, sealed.revealed_link)
         return Share(sealed.link, "secret")
     if session:
-        payload = links.encode_roll_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session)
+        payload = links.encode_roll_link(
+            entry.check, seed=entry.seed, name=entry.character, label=_label(entry), **session
+        )
     else:
         payload = links.encode_roll_link(entry.check, seed=entry.seed, name=entry.character, label=_label(entry))
     return Share(payload, "roll")
@@ -186,7 +193,7 @@ class Opened:
 
 def open_link(text: Any, reveal: Any = None) -> Opened:
     """Decode and verify ``text`` (an address, ``r=…`` or a bare payload); never raises."""
-    shown = text[:links.MAX_LINK_TEXT] if isinstance(text, str) else ""
+    shown = text[: links.MAX_LINK_TEXT] if isinstance(text, str) else ""
     try:
         verdict = links.verify(text, reveal if reveal not in (None, "") else None)
     except InputError as error:
@@ -327,8 +334,10 @@ def session_code_of(payload: str) -> str | None:
 
 # -- stored data --------------------------------------------------------------------------------------
 
-def load_stored(state: Any, session: SessionState, values: dict[str, str], stamp: str,
-                characters_key: str, session_key: str) -> tuple[dict[str, str], list[str]]:
+
+def load_stored(
+    state: Any, session: SessionState, values: dict[str, str], stamp: str, characters_key: str, session_key: str
+) -> tuple[dict[str, str], list[str]]:
     """Apply the stored characters and session to ``state`` and ``session``
     (:func:`webapp.stored.read_stored`). Returns the new storage values and the keys copied aside."""
     from .stored import read_stored

@@ -21,24 +21,59 @@ __all__ = ["FIELD_LABELS", "address_problem_text", "document_error_text", "field
 #: Field (or address key) -> its label on the form.
 FIELD_LABELS = {
     "name": N_("Name"),
-    "strength": N_("Strength"), "heart": N_("Heart"), "wits": N_("Wits"),
-    "awe": N_("Awe"), "athletics": N_("Athletics"), "awareness": N_("Awareness"), "hunting": N_("Hunting"),
-    "song": N_("Song"), "craft": N_("Craft"), "enhearten": N_("Enhearten"), "travel": N_("Travel"),
-    "insight": N_("Insight"), "healing": N_("Healing"), "courtesy": N_("Courtesy"), "battle": N_("Battle"),
-    "persuade": N_("Persuade"), "stealth": N_("Stealth"), "scan": N_("Scan"), "explore": N_("Explore"),
-    "riddle": N_("Riddle"), "lore": N_("Lore"),
-    "axes": N_("Axes"), "bows": N_("Bows"), "spears": N_("Spears"), "swords": N_("Swords"),
-    "valour": N_("Valour"), "wisdom": N_("Wisdom"), "hope": N_("Hope"), "hope_max": N_("Hope (max)"),
-    "weary": N_("Weary"), "miserable": N_("Miserable"),
-    "st": N_("ST"), "dx": N_("DX"), "iq": N_("IQ"), "ht": N_("HT"),
-    "skills": N_("Skills"), "level": N_("Level"), "modifiers": N_("Modifiers for this roll"), "r_mods": N_("Modifiers for this roll"),
+    "strength": N_("Strength"),
+    "heart": N_("Heart"),
+    "wits": N_("Wits"),
+    "awe": N_("Awe"),
+    "athletics": N_("Athletics"),
+    "awareness": N_("Awareness"),
+    "hunting": N_("Hunting"),
+    "song": N_("Song"),
+    "craft": N_("Craft"),
+    "enhearten": N_("Enhearten"),
+    "travel": N_("Travel"),
+    "insight": N_("Insight"),
+    "healing": N_("Healing"),
+    "courtesy": N_("Courtesy"),
+    "battle": N_("Battle"),
+    "persuade": N_("Persuade"),
+    "stealth": N_("Stealth"),
+    "scan": N_("Scan"),
+    "explore": N_("Explore"),
+    "riddle": N_("Riddle"),
+    "lore": N_("Lore"),
+    "axes": N_("Axes"),
+    "bows": N_("Bows"),
+    "spears": N_("Spears"),
+    "swords": N_("Swords"),
+    "valour": N_("Valour"),
+    "wisdom": N_("Wisdom"),
+    "hope": N_("Hope"),
+    "hope_max": N_("Hope (max)"),
+    "weary": N_("Weary"),
+    "miserable": N_("Miserable"),
+    "st": N_("ST"),
+    "dx": N_("DX"),
+    "iq": N_("IQ"),
+    "ht": N_("HT"),
+    "skills": N_("Skills"),
+    "level": N_("Level"),
+    "modifiers": N_("Modifiers for this roll"),
+    "r_mods": N_("Modifiers for this roll"),
     "value": N_("Value"),
-    "skill": N_("Skill"), "favour": N_("Favour of the gods"), "favour_max": N_("Favour (max)"),
-    "life": N_("Life"), "life_max": N_("Life (max)"), "stoutness": N_("Stoutness"), "stoutness_max": N_("Stoutness (max)"),
+    "skill": N_("Skill"),
+    "favour": N_("Favour of the gods"),
+    "favour_max": N_("Favour (max)"),
+    "life": N_("Life"),
+    "life_max": N_("Life (max)"),
+    "stoutness": N_("Stoutness"),
+    "stoutness_max": N_("Stoutness (max)"),
 }
 _SYSTEM_TITLES = {"one-ring": N_("The One Ring"), "gurps": N_("GURPS"), "fate": N_("Fate & Doom")}
 
-_CHARACTER = re.compile(r"^(?:systems\.(one-ring|gurps|fate)|(monsters))\.characters\[(\d+)\](?:\.(\w+)(?:\[(\d+)\](?:\.(\w+))?)?)?$")
+_CHARACTER = re.compile(
+    r"^(?:systems\.(one-ring|gurps|fate)|(monsters))\.characters\[(\d+)\](?:\.(\w+)(?:\[(\d+)\](?:\.(\w+))?)?)?$"
+)
 _ROLL = re.compile(r"^rolls\[(\d+)\]")
 
 
@@ -56,7 +91,7 @@ def _megabytes(n: Any) -> str:
 
 
 def _what(tr: Translator, label: str, error: Any) -> str:
-    """"Strength must be from 1 to 19." and the like, for one field."""
+    """ "Strength must be from 1 to 19." and the like, for one field."""
     code, params = error.code, error.params
     low, high = params.get("low"), params.get("high")
     if params.get("kind") == "character":
@@ -64,8 +99,11 @@ def _what(tr: Translator, label: str, error: Any) -> str:
     if code == "type" and params.get("got") == "a number" and "digits" in params:
         return tr(N_("{field} has a number far too long."), field=label)
     if code in ("type", "range") and low is not None and high is not None:
-        return tr(N_("{field} must be a whole number from {low} to {high}."), field=label, low=low, high=high) if code == "type" \
+        return (
+            tr(N_("{field} must be a whole number from {low} to {high}."), field=label, low=low, high=high)
+            if code == "type"
             else tr(N_("{field} must be from {low} to {high}."), field=label, low=low, high=high)
+        )
     if code == "type" and params.get("kind") == "text":
         return tr(N_("{field} must be text."), field=label)
     if code == "range" and high is not None:
@@ -85,23 +123,40 @@ def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
         if kind == "size":
             size = params.get("value")
             if isinstance(size, int):
-                return tr(N_("The file is too large: {size}; at most {limit}."), size=_megabytes(size), limit=_megabytes(params.get("high")))
+                return tr(
+                    N_("The file is too large: {size}; at most {limit}."),
+                    size=_megabytes(size),
+                    limit=_megabytes(params.get("high")),
+                )
             return tr(N_("The file is too large: at most {limit}."), limit=_megabytes(params.get("high")))
         if kind == "empty":
             return tr(N_("The file is empty."))
         if kind == "encoding":
             return tr(N_("The file is not text (UTF-8)."))
         if kind == "syntax":
-            return tr(N_("The file is not valid JSON (line {line}, column {column})."), line=params.get("line"), column=params.get("column"))
+            return tr(
+                N_("The file is not valid JSON (line {line}, column {column})."),
+                line=params.get("line"),
+                column=params.get("column"),
+            )
         if kind == "depth":
-            return tr(N_("The file is nested too deeply: {depth} levels; at most {high}."), depth=params.get("value"), high=params.get("high"))
+            return tr(
+                N_("The file is nested too deeply: {depth} levels; at most {high}."),
+                depth=params.get("value"),
+                high=params.get("high"),
+            )
         if code == "type":
             return tr(N_("This is not a Kostka file."))
         return tr(N_("The file could not be read."))
     if field == "format":
         return tr(N_("This is not a Kostka file."))
     if field == "version":
-        if code == "range" and params.get("high") is not None and isinstance(params.get("value"), int) and params["value"] > params["high"]:
+        if (
+            code == "range"
+            and params.get("high") is not None
+            and isinstance(params.get("value"), int)
+            and params["value"] > params["high"]
+        ):
             return tr(N_("This file was made by a newer version of Kostka; update the app to read it."))
         return tr(N_("This is not a Kostka file."))
     if field in ("kind", "systems"):
@@ -128,7 +183,7 @@ def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
 
 
 def _who(tr: Translator, data: Any, system: str | None, monsters: str | None, index: int) -> str:
-    """"Character 1 (Tilda, The One Ring)" / "Monster 2 (Wolf)", with the name when it is text."""
+    """ "Character 1 (Tilda, The One Ring)" / "Monster 2 (Wolf)", with the name when it is text."""
     name = ""
     try:
         part = data["monsters"] if monsters else data["systems"][system]
@@ -150,13 +205,23 @@ def address_problem_text(tr: Translator, error: Any) -> str:
     kind, key = params.get("kind"), params.get("key")
     if key is None:
         if kind == "fields":
-            return tr(N_("The address has {n} parts; only the first {high} were read."), n=params.get("value"), high=params.get("high"))
-        return tr(N_("The address is too long to read: {n} characters; at most {high}. It was left out."), n=params.get("value"), high=params.get("high"))
+            return tr(
+                N_("The address has {n} parts; only the first {high} were read."),
+                n=params.get("value"),
+                high=params.get("high"),
+            )
+        return tr(
+            N_("The address is too long to read: {n} characters; at most {high}. It was left out."),
+            n=params.get("value"),
+            high=params.get("high"),
+        )
     label = field_label(tr, key[2:] if key.startswith("r_") and key != "r_mods" else key)
     if kind == "length":
         why = tr(N_("it is too long ({n} characters; at most {high})"), n=params.get("value"), high=params.get("high"))
     elif kind == "depth":
-        why = tr(N_("it is nested too deeply ({n} levels; at most {high})"), n=params.get("value"), high=params.get("high"))
+        why = tr(
+            N_("it is nested too deeply ({n} levels; at most {high})"), n=params.get("value"), high=params.get("high")
+        )
     elif kind == "rows":
         why = tr(N_("it has {n} rows; at most {high}"), n=params.get("value"), high=params.get("high"))
     elif kind == "encoding":
@@ -174,11 +239,17 @@ def storage_messages(read: Any, characters_key: str, session_key: str, log_key: 
     if characters_key in read.kept:
         messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))
     if characters_key in read.partial:
-        messages.append(N_("Some stored character values could not be read; a copy of all stored characters was kept aside and the rest loaded."))
+        messages.append(
+            N_(
+                "Some stored character values could not be read; a copy of all stored characters was kept aside and the rest loaded."
+            )
+        )
     if session_key in read.kept:
         messages.append(N_("The stored session code could not be read; a copy was kept aside."))
     if log_key in read.kept:
         messages.append(N_("The stored roll log could not be read; a copy was kept aside and the log started empty."))
     if log_key in read.partial:
-        messages.append(N_("Some stored rolls could not be read; a copy of the stored log was kept aside and the rest loaded."))
+        messages.append(
+            N_("Some stored rolls could not be read; a copy of the stored log was kept aside and the rest loaded.")
+        )
     return messages

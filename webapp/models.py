@@ -21,8 +21,7 @@ from typing import Any, ClassVar
 import param
 
 import engine
-from engine import InputError, RuleError, random_seed
-from engine import fate, gurps, one_ring
+from engine import InputError, RuleError, fate, gurps, one_ring, random_seed
 from engine.errors import check_int
 from engine.links import without_refused
 
@@ -165,11 +164,20 @@ class Form(param.Parameterized):
 def _clean_row_names(form: param.Parameterized, rows: str) -> None:
     """Drop refused characters from the names of a list of rows (GURPS skills, modifiers) as typed."""
     items = getattr(form, rows)
-    if any(isinstance(r, dict) and isinstance(r.get("name"), str) and without_refused(r["name"]) != r["name"] for r in items):
-        setattr(form, rows, [
-            {**r, "name": without_refused(r["name"])} if isinstance(r, dict) and isinstance(r.get("name"), str) else r
-            for r in items
-        ])
+    if any(
+        isinstance(r, dict) and isinstance(r.get("name"), str) and without_refused(r["name"]) != r["name"]
+        for r in items
+    ):
+        setattr(
+            form,
+            rows,
+            [
+                {**r, "name": without_refused(r["name"])}
+                if isinstance(r, dict) and isinstance(r.get("name"), str)
+                else r
+                for r in items
+            ],
+        )
 
 
 def _inputs(form: param.Parameterized) -> list[str]:
@@ -199,19 +207,50 @@ OR_ABILITY_ATTRIBUTE = {
 }
 
 OR_LABELS = {
-    "strength": N_("Strength"), "heart": N_("Heart"), "wits": N_("Wits"),
-    "awe": N_("Awe"), "athletics": N_("Athletics"), "awareness": N_("Awareness"), "hunting": N_("Hunting"),
-    "song": N_("Song"), "craft": N_("Craft"), "enhearten": N_("Enhearten"), "travel": N_("Travel"),
-    "insight": N_("Insight"), "healing": N_("Healing"), "courtesy": N_("Courtesy"), "battle": N_("Battle"),
-    "persuade": N_("Persuade"), "stealth": N_("Stealth"), "scan": N_("Scan"), "explore": N_("Explore"),
-    "riddle": N_("Riddle"), "lore": N_("Lore"),
-    "axes": N_("Axes"), "bows": N_("Bows"), "spears": N_("Spears"), "swords": N_("Swords"),
-    "valour": N_("Valour"), "wisdom": N_("Wisdom"), "protection": N_("Protection"),
-    "endurance": N_("Endurance"), "endurance_max": N_("Endurance (max)"), "shadow": N_("Shadow"),
-    "shadow_scars": N_("Shadow scars"), "gear_load": N_("Load"), "fatigue": N_("Fatigue"),
+    "strength": N_("Strength"),
+    "heart": N_("Heart"),
+    "wits": N_("Wits"),
+    "awe": N_("Awe"),
+    "athletics": N_("Athletics"),
+    "awareness": N_("Awareness"),
+    "hunting": N_("Hunting"),
+    "song": N_("Song"),
+    "craft": N_("Craft"),
+    "enhearten": N_("Enhearten"),
+    "travel": N_("Travel"),
+    "insight": N_("Insight"),
+    "healing": N_("Healing"),
+    "courtesy": N_("Courtesy"),
+    "battle": N_("Battle"),
+    "persuade": N_("Persuade"),
+    "stealth": N_("Stealth"),
+    "scan": N_("Scan"),
+    "explore": N_("Explore"),
+    "riddle": N_("Riddle"),
+    "lore": N_("Lore"),
+    "axes": N_("Axes"),
+    "bows": N_("Bows"),
+    "spears": N_("Spears"),
+    "swords": N_("Swords"),
+    "valour": N_("Valour"),
+    "wisdom": N_("Wisdom"),
+    "protection": N_("Protection"),
+    "endurance": N_("Endurance"),
+    "endurance_max": N_("Endurance (max)"),
+    "shadow": N_("Shadow"),
+    "shadow_scars": N_("Shadow scars"),
+    "gear_load": N_("Load"),
+    "fatigue": N_("Fatigue"),
 }
 #: The One Ring sheet's trackers and their defaults (Weary follows Endurance <= Load + Fatigue when switched on).
-OR_TRACKERS = {"endurance": "20", "endurance_max": "20", "shadow": "0", "shadow_scars": "0", "gear_load": "0", "fatigue": "0"}
+OR_TRACKERS = {
+    "endurance": "20",
+    "endurance_max": "20",
+    "shadow": "0",
+    "shadow_scars": "0",
+    "gear_load": "0",
+    "fatigue": "0",
+}
 OR_SPECIAL_LABELS = {
     "cancel_failure": N_("Cancel a failure"),
     "additional_success": N_("Score an additional success"),
@@ -230,7 +269,7 @@ OR_DEGREE_LABELS = {
 
 def _one_ring_character_params() -> dict[str, param.Parameter]:
     params: dict[str, param.Parameter] = {}
-    for attr, default in zip(one_ring.ATTRIBUTES, ("5", "5", "5")):
+    for attr, default in zip(one_ring.ATTRIBUTES, ("5", "5", "5"), strict=False):
         params[attr] = param.String(default=default, doc=OR_LABELS[attr])
     for skill in OR_SKILLS:
         params[skill] = param.String(default="0", doc=OR_LABELS[skill])
@@ -276,7 +315,9 @@ class _OneRingCharacterBase(Form):
     def weary_by_endurance(self) -> bool | None:
         """Weary by the rule (Endurance at or below Load + Fatigue), or None while a tracker is bad."""
         try:
-            endurance, load, fatigue = (parse_int(k, getattr(self, k), 0, 99) for k in ("endurance", "gear_load", "fatigue"))
+            endurance, load, fatigue = (
+                parse_int(k, getattr(self, k), 0, 99) for k in ("endurance", "gear_load", "fatigue")
+            )
         except InputError:
             return None
         return endurance <= load + fatigue
@@ -296,7 +337,9 @@ class _OneRingCharacterBase(Form):
 
 
 OneRingCharacter = type("OneRingCharacter", (_OneRingCharacterBase,), _one_ring_character_params())
-OneRingCharacter.__doc__ = "A One Ring hero sheet: attributes, skills (with favoured marks), proficiencies, Valour, Wisdom, Hope."
+OneRingCharacter.__doc__ = (
+    "A One Ring hero sheet: attributes, skills (with favoured marks), proficiencies, Valour, Wisdom, Hope."
+)
 
 
 class OneRingDesk(Form):
@@ -310,9 +353,13 @@ class OneRingDesk(Form):
     ability = param.Selector(default="awareness", objects=list(OR_ABILITIES))
     feat_mode = param.Selector(default="auto", objects=list(FEAT_MODES), doc="auto: favoured when the skill is marked")
     bonus_dice = param.String(default="0")
-    hope_spend = param.String(default="0", doc="1 when a Hope is spent on the roll (one bonus success die, two when Inspired)")
+    hope_spend = param.String(
+        default="0", doc="1 when a Hope is spent on the roll (one bonus success die, two when Inspired)"
+    )
     tn_override = param.String(default="", doc="A TN typed in by the Loremaster (empty: from the attribute)")
-    parry = param.String(default="0", doc="An attack roll (a combat proficiency): the adversary's Parry, added to the TN")
+    parry = param.String(
+        default="0", doc="An attack roll (a combat proficiency): the adversary's Parry, added to the TN"
+    )
     injury = param.String(default="", doc="A Protection roll: the blow's Injury rating, the roll's TN")
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
@@ -327,7 +374,9 @@ class OneRingDesk(Form):
         self.character = params.pop("character")
         super().__init__(**params)
         self.character.param.watch(self._refresh, _inputs(self.character))
-        self.param.watch(self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury"])
+        self.param.watch(
+            self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury"]
+        )
         self._refresh()
 
     def rating(self) -> int | None:
@@ -370,7 +419,9 @@ class OneRingDesk(Form):
         if "protection" not in char:
             raise InputError("protection", "type", "Protection missing")
         injury = parse_int("injury", self.injury, *one_ring.INJURY_RANGE)
-        return one_ring.protection_check(char["protection"], injury, weary=char.get("weary", False), miserable=char.get("miserable", False))
+        return one_ring.protection_check(
+            char["protection"], injury, weary=char.get("weary", False), miserable=char.get("miserable", False)
+        )
 
     def tn(self) -> int | None:
         if self.ability == "protection":
@@ -483,7 +534,10 @@ class OneRingDesk(Form):
         return picked
 
     def url_state(self) -> dict[str, str]:
-        out = {k: getattr(self, k) for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury")}
+        out = {
+            k: getattr(self, k)
+            for k in ("ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury")
+        }
         out["secret"] = "1" if self.secret else ""
         return out
 
@@ -491,9 +545,21 @@ class OneRingDesk(Form):
 # -- GURPS ---------------------------------------------------------------------------------------
 
 GURPS_ATTRIBUTES = ("st", "dx", "iq", "ht")
-GURPS_LABELS = {"st": N_("ST"), "dx": N_("DX"), "iq": N_("IQ"), "ht": N_("HT"), "will": N_("Will"), "per": N_("Per"),
-                "hp": N_("HP"), "hp_max": N_("HP (max)"), "fp": N_("FP"), "fp_max": N_("FP (max)"),
-                "dodge": N_("Dodge"), "parry": N_("Parry"), "block": N_("Block")}
+GURPS_LABELS = {
+    "st": N_("ST"),
+    "dx": N_("DX"),
+    "iq": N_("IQ"),
+    "ht": N_("HT"),
+    "will": N_("Will"),
+    "per": N_("Per"),
+    "hp": N_("HP"),
+    "hp_max": N_("HP (max)"),
+    "fp": N_("FP"),
+    "fp_max": N_("FP (max)"),
+    "dodge": N_("Dodge"),
+    "parry": N_("Parry"),
+    "block": N_("Block"),
+}
 #: Rolled like a skill, one tap away on the sheet.
 GURPS_ROLLS = ("will", "per")
 #: Active defences: rolled as defence rolls.
@@ -532,6 +598,8 @@ def pool_state(kind: str, current: int, maximum: int) -> tuple[str, dict[str, in
     if 3 * current < maximum:
         return "tired", {}
     return None
+
+
 GURPS_OUTCOMES = {
     "critical_success": N_("Critical success"),
     "success": N_("Success"),
@@ -549,7 +617,10 @@ class GurpsCharacter(Form):
     system: ClassVar[str] = "gurps"
     BOUNDS = {
         **dict.fromkeys(GURPS_ATTRIBUTES + GURPS_ROLLS, (1, 30)),
-        "hp": (-999, 999), "hp_max": (1, 999), "fp": (-999, 999), "fp_max": (1, 999),
+        "hp": (-999, 999),
+        "hp_max": (1, 999),
+        "fp": (-999, 999),
+        "fp_max": (1, 999),
         **dict.fromkeys(GURPS_DEFENCES, SKILL_RANGE),
     }
 
@@ -638,10 +709,16 @@ class GurpsDesk(Form):
     FLAGS = ("defence", "secret", "high_skill_rule")
 
     skill_index = param.Integer(default=0, bounds=(0, None))
-    target = param.Selector(default="skill", objects=["skill", *GURPS_ROLLS, *GURPS_DEFENCES],
-                            doc="What is rolled: the chosen skill, Will, Per or an active defence")
-    modifiers = param.List(default=[], doc='[{"name": text, "value": text[, "keep": True]}, ...] for the next roll; '
-                                           'a row without "keep" belongs to one roll and is cleared after it')
+    target = param.Selector(
+        default="skill",
+        objects=["skill", *GURPS_ROLLS, *GURPS_DEFENCES],
+        doc="What is rolled: the chosen skill, Will, Per or an active defence",
+    )
+    modifiers = param.List(
+        default=[],
+        doc='[{"name": text, "value": text[, "keep": True]}, ...] for the next roll; '
+        'a row without "keep" belongs to one roll and is cleared after it',
+    )
     defence = param.Boolean(default=False)
     secret = param.Boolean(default=False, doc="GM roll: the result stays hidden until revealed")
     tries = param.String(default="1")
@@ -671,7 +748,17 @@ class GurpsDesk(Form):
         self.character.param.watch(self._refresh, _inputs(self.character))
         self.param.watch(
             self._refresh,
-            ["skill_index", "target", "modifiers", "defence", "tries", "contest", "opponent", "opponent_level", "high_skill_rule"],
+            [
+                "skill_index",
+                "target",
+                "modifiers",
+                "defence",
+                "tries",
+                "contest",
+                "opponent",
+                "opponent_level",
+                "high_skill_rule",
+            ],
         )
         self._refresh()
 
@@ -685,7 +772,9 @@ class GurpsDesk(Form):
         return errors
 
     def modifier_values(self) -> tuple[int, ...]:
-        return tuple(parse_int(f"modifier_{i}", row.get("value", ""), *MODIFIER_RANGE) for i, row in enumerate(self.modifiers))
+        return tuple(
+            parse_int(f"modifier_{i}", row.get("value", ""), *MODIFIER_RANGE) for i, row in enumerate(self.modifiers)
+        )
 
     def modifier_total(self) -> int:
         return sum(self.modifier_values())
@@ -771,7 +860,10 @@ class GurpsDesk(Form):
 
     def named_modifiers(self) -> tuple[tuple[str, int], ...]:
         """The modifiers the next roll uses, as (name, value) (a bad value is refused before any roll)."""
-        return tuple((str(row.get("name") or ""), value) for row, value in zip(self.modifiers, self.modifier_values()))
+        return tuple(
+            (str(row.get("name") or ""), value)
+            for row, value in zip(self.modifiers, self.modifier_values(), strict=False)
+        )
 
     def spend_modifiers(self) -> None:
         """After a roll: the modifiers of that one roll go, the standing ones ("keep") stay."""
@@ -835,7 +927,9 @@ class FateDesk(Form):
 
     difficulty = param.String(default="0")
     favour_spend = param.String(default="0")
-    ties_succeed = param.Boolean(default=False, doc="Table option: a result equal to the skill passes (by default it fails)")
+    ties_succeed = param.Boolean(
+        default=False, doc="Table option: a result equal to the skill passes (by default it fails)"
+    )
     secret = param.Boolean(default=False, doc="Secret roll: the result stays hidden until revealed")
 
     check = param.Parameter(default=None)
@@ -868,7 +962,10 @@ class FateDesk(Form):
             if key in self.character.errors:
                 raise self.character.errors[key]
         return fate.FateCheck(
-            skill=char["skill"], difficulty=values["difficulty"], favour_spent=values["favour_spend"], favour_held=char["favour"],
+            skill=char["skill"],
+            difficulty=values["difficulty"],
+            favour_spent=values["favour_spend"],
+            favour_held=char["favour"],
             ties_succeed=self.ties_succeed,
         )
 
@@ -893,8 +990,12 @@ class FateDesk(Form):
         self.last = entry
 
     def url_state(self) -> dict[str, str]:
-        return {"difficulty": self.difficulty, "spend": self.favour_spend, "secret": "1" if self.secret else "",
-                "ties": "1" if self.ties_succeed else ""}
+        return {
+            "difficulty": self.difficulty,
+            "spend": self.favour_spend,
+            "secret": "1" if self.secret else "",
+            "ties": "1" if self.ties_succeed else "",
+        }
 
 
 # -- rolls and the log ---------------------------------------------------------------------------
@@ -951,7 +1052,9 @@ class RollLog(param.Parameterized):
     """The session's rolls, newest last, at most :data:`MAX_KEPT_ROLLS` (the oldest dropped first)."""
 
     entries = param.List(default=[], item_type=LogEntry)
-    dropped = param.Integer(default=0, bounds=(0, None), doc="How many of the oldest rolls were dropped to keep the log short")
+    dropped = param.Integer(
+        default=0, bounds=(0, None), doc="How many of the oldest rolls were dropped to keep the log short"
+    )
     cleared = param.Parameter(default=None, doc="(entries, dropped) as they were before the last Clear, for Undo")
 
     def add(self, entry: LogEntry) -> None:
@@ -986,8 +1089,11 @@ class RollLog(param.Parameterized):
             if entry.session_code:
                 item["session"] = [entry.session_code, entry.session_number]
             rolls.append(item)
-        return json.dumps({"format": STORED_LOG_FORMAT, "dropped": self.dropped, "rolls": rolls},
-                          ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(
+            {"format": STORED_LOG_FORMAT, "dropped": self.dropped, "rolls": rolls},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
 
     def load_storage(self, text: str) -> bool:
         """Restore the log from :meth:`to_storage`'s text; True when every roll was read.
@@ -999,7 +1105,11 @@ class RollLog(param.Parameterized):
         from engine.documents import parse_json, roll_entry_check, validate_roll_entry
 
         data = parse_json(text)  # size and nesting checked before parsing
-        if not isinstance(data, dict) or data.get("format") != STORED_LOG_FORMAT or not isinstance(data.get("rolls"), list):
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != STORED_LOG_FORMAT
+            or not isinstance(data.get("rolls"), list)
+        ):
             raise InputError("log", "format", "not a stored roll log")
         whole = True
         try:
@@ -1019,15 +1129,29 @@ class RollLog(param.Parameterized):
                     session = item["session"]
                     if not isinstance(session, list) or len(session) != 2:
                         raise InputError("log.rolls", "format", "not a session number")
-                    code = engine.links.clean_text("session", session[0], engine.links.MAX_CODE_LENGTH, engine.links.MAX_CODE_BYTES, required=True)
+                    code = engine.links.clean_text(
+                        "session", session[0], engine.links.MAX_CODE_LENGTH, engine.links.MAX_CODE_BYTES, required=True
+                    )
                     number = check_int("session", session[1], 1, engine.links.MAX_NUMBER)
                 check = roll_entry_check(roll)
-                entries.append(LogEntry(
-                    number=roll["number"], time=roll["time"], system=roll["system"], character=roll["character"],
-                    ability=roll["ability"], check=check, seed=roll["seed"], roll=engine.roll_check(check, roll["seed"]),
-                    secret=roll["secret"], revealed=roll["revealed"], kind=roll["kind"], extra=roll.get("extra", {}),
-                    session_code=code, session_number=number,
-                ))
+                entries.append(
+                    LogEntry(
+                        number=roll["number"],
+                        time=roll["time"],
+                        system=roll["system"],
+                        character=roll["character"],
+                        ability=roll["ability"],
+                        check=check,
+                        seed=roll["seed"],
+                        roll=engine.roll_check(check, roll["seed"]),
+                        secret=roll["secret"],
+                        revealed=roll["revealed"],
+                        kind=roll["kind"],
+                        extra=roll.get("extra", {}),
+                        session_code=code,
+                        session_number=number,
+                    )
+                )
             except InputError:
                 whole = False
         self.cleared = None
@@ -1078,7 +1202,9 @@ class RollService(param.Parameterized):
     def next_seed(self, seed: int | None) -> int:
         return random_seed() if seed is None else seed
 
-    def _seed_and_number(self, check: Any, character: str, seed: int | None, secret: bool) -> tuple[int, dict[str, Any]]:
+    def _seed_and_number(
+        self, check: Any, character: str, seed: int | None, secret: bool
+    ) -> tuple[int, dict[str, Any]]:
         """With a session code (and no seed given), the next running number and the session's seed for it.
 
         A secret roll takes a number but a fresh random seed: the seed of a
@@ -1092,7 +1218,9 @@ class RollService(param.Parameterized):
         seed = random_seed() if secret else engine.links.session_roll_seed(code, number, check, character)
         return seed, {"session_code": code, "session_number": number}
 
-    def roll(self, check: Any, *, character: str, ability: str, seed: int | None = None, secret: bool = False) -> LogEntry:
+    def roll(
+        self, check: Any, *, character: str, ability: str, seed: int | None = None, secret: bool = False
+    ) -> LogEntry:
         seed, session = self._seed_and_number(check, character, seed, secret)
         record = _roll_check(check, seed)
         self.counter += 1
@@ -1112,13 +1240,24 @@ class RollService(param.Parameterized):
         self.log.add(entry)
         return entry
 
-    def contest(self, contest: Any, *, character: str, ability: str, opponent: str, seed: int | None = None) -> LogEntry:
+    def contest(
+        self, contest: Any, *, character: str, ability: str, opponent: str, seed: int | None = None
+    ) -> LogEntry:
         seed, session = self._seed_and_number(contest, character, seed, False)
         record = engine.roll_check(contest, seed)
         self.counter += 1
         entry = LogEntry(
-            number=self.counter, time=_now(), system="gurps", character=character, ability=ability,
-            check=contest, seed=seed, roll=record, kind="contest", extra={"opponent": opponent}, **session,
+            number=self.counter,
+            time=_now(),
+            system="gurps",
+            character=character,
+            ability=ability,
+            check=contest,
+            seed=seed,
+            roll=record,
+            kind="contest",
+            extra={"opponent": opponent},
+            **session,
         )
         self.log.add(entry)
         return entry
@@ -1222,7 +1361,7 @@ class Roster(param.Parameterized):
             existing, known = [], []
         taken = [str(c.get("name") or "") for c in existing]
         added: list[dict[str, Any]] = []
-        for char, shown in zip(chars, incoming):
+        for char, shown in zip(chars, incoming, strict=False):
             if shown is None or len(existing) + len(added) >= MAX_ROWS:
                 continue
             if shown == fresh or shown in known:
@@ -1279,7 +1418,7 @@ class AppState(param.Parameterized):
         else:
             ability = "skill"
         if desk is self.gurps:
-                gurps.odds(check)  # refuses a roll below 3 that is not a defence
+            gurps.odds(check)  # refuses a roll below 3 that is not a defence
         entry = self.rolls.roll(
             check,
             character=desk.character.name_text,
@@ -1321,15 +1460,26 @@ class AppState(param.Parameterized):
             data = parse_json(text)  # size and nesting checked before parsing
         except InputError:
             raise InputError("characters", "format", "not JSON") from None
-        if not isinstance(data, dict) or data.get("format") != "kostka-characters" or not isinstance(data.get("systems"), dict):
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != "kostka-characters"
+            or not isinstance(data.get("systems"), dict)
+        ):
             raise InputError("characters", "format", "not a Kostka characters file")
         count = 0
         for name, roster in self.rosters.items():
             part = data["systems"].get(name)
             if not isinstance(part, dict):
                 continue
-            if name == "one-ring" and isinstance(part.get("characters"), list):  # stored before the trackers: Weary by hand
-                part = {**part, "characters": [{"weary_auto": False, **c} if isinstance(c, dict) else c for c in part["characters"]]}
+            if name == "one-ring" and isinstance(
+                part.get("characters"), list
+            ):  # stored before the trackers: Weary by hand
+                part = {
+                    **part,
+                    "characters": [
+                        {"weary_auto": False, **c} if isinstance(c, dict) else c for c in part["characters"]
+                    ],
+                }
             if merge:
                 count += roster.import_characters(part.get("characters") or [])
             else:
@@ -1402,22 +1552,39 @@ class AppState(param.Parameterized):
             form_class = type(desk.character)
             incoming = _as_form(form_class, data)
             fresh = form_class().to_dict()
-            same = [i for i, c in enumerate(roster.characters) if _same_character(_as_form(form_class, c), incoming)] if keep_stored else []
+            same = (
+                [i for i, c in enumerate(roster.characters) if _same_character(_as_form(form_class, c), incoming)]
+                if keep_stored
+                else []
+            )
             if same:
                 roster.select(same[0])
-            elif not keep_stored or (len(roster.characters) == 1 and _as_form(form_class, roster.characters[0]) == fresh):
+            elif not keep_stored or (
+                len(roster.characters) == 1 and _as_form(form_class, roster.characters[0]) == fresh
+            ):
                 desk.character.load(data)
             elif len(roster.characters) >= MAX_ROWS:
-                notes.append((N_("The character from the address was not added: {n} characters is the most a system keeps."), {"n": MAX_ROWS}))
+                notes.append(
+                    (
+                        N_("The character from the address was not added: {n} characters is the most a system keeps."),
+                        {"n": MAX_ROWS},
+                    )
+                )
             else:
                 name = name_beside(incoming.get("name", ""), roster.names())
                 roster.add()
                 desk.character.load({**data, "name": name})
                 if name:
-                    notes.append((N_("The character from the address was added as a new character: {name}"), {"name": name}))
+                    notes.append(
+                        (N_("The character from the address was added as a new character: {name}"), {"name": name})
+                    )
                 else:
-                    notes.append((N_("The character from the address was added as a new character: Character {n}"),
-                                  {"n": len(roster.characters)}))
+                    notes.append(
+                        (
+                            N_("The character from the address was added as a new character: Character {n}"),
+                            {"n": len(roster.characters)},
+                        )
+                    )
         roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
         _apply_desk_url(desk, roll_inputs)
         return notes
@@ -1432,7 +1599,7 @@ def _as_form(form_class: type, data: Any) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _blank(form_class: type) -> str:
     """A new form's values (as JSON text, so that each use gets its own copy)."""
     return json.dumps(form_class().to_dict())
@@ -1449,7 +1616,10 @@ def _same_character(stored: dict[str, Any], incoming: dict[str, Any]) -> bool:
         return False
     stem = match.group(1)
     # the stem is the name, or the name cut short to make room for the number
-    return (stem == name or (name.startswith(stem) and len(other) >= MAX_NAME - 1)) and {**stored, "name": name} == incoming
+    return (stem == name or (name.startswith(stem) and len(other) >= MAX_NAME - 1)) and {
+        **stored,
+        "name": name,
+    } == incoming
 
 
 def name_beside(name: str, taken: list[str]) -> str:
@@ -1481,7 +1651,13 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
             updates["secret"] = _flag(values["secret"])
     elif isinstance(desk, GurpsDesk):
         skill = values.get("skill")
-        if isinstance(skill, str) and skill.isascii() and skill.isdigit() and len(skill) < 4 and int(skill) < max(1, len(desk.character.skills)):
+        if (
+            isinstance(skill, str)
+            and skill.isascii()
+            and skill.isdigit()
+            and len(skill) < 4
+            and int(skill) < max(1, len(desk.character.skills))
+        ):
             updates["skill_index"] = int(skill)
             updates["target"] = "skill"
         elif skill in (*GURPS_ROLLS, *GURPS_DEFENCES):
@@ -1489,7 +1665,11 @@ def _apply_desk_url(desk: Form, values: dict[str, Any]) -> None:
         mods = values.get("mods")
         if isinstance(mods, list):
             updates["modifiers"] = [
-                {"name": _text(m.get("name"))[:MAX_NAME], "value": _text(m.get("value")), **({"keep": True} if _flag(m.get("keep")) else {})}
+                {
+                    "name": _text(m.get("name"))[:MAX_NAME],
+                    "value": _text(m.get("value")),
+                    **({"keep": True} if _flag(m.get("keep")) else {}),
+                }
                 for m in mods[:MAX_ROWS]
                 if isinstance(m, dict)
             ]

@@ -28,14 +28,25 @@ def make_qr(text: str) -> Any:
     if not isinstance(text, str) or not text:
         raise InputError("link", "type", "expected the link as a non-empty text")
     if len(text) > MAX_QR_TEXT:
-        raise InputError("link", "range", f"is too long for a QR code: {len(text)} characters, at most {MAX_QR_TEXT}", high=MAX_QR_TEXT, value=len(text))
+        raise InputError(
+            "link",
+            "range",
+            f"is too long for a QR code: {len(text)} characters, at most {MAX_QR_TEXT}",
+            high=MAX_QR_TEXT,
+            value=len(text),
+        )
     return segno.make(text, error=QR_ERROR, micro=False, boost_error=False)
 
 
 def qr_svg(text: str, *, scale: int = 4, dark: str = "#000", light: str = "#fff", border: int = 4) -> str:
     """``text`` as an inline ``<svg>`` element (quiet zone of ``border`` modules, light background)."""
     for name, colour in (("dark", dark), ("light", light)):
-        if not (isinstance(colour, str) and colour.startswith("#") and len(colour) in (4, 7) and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
+        if not (
+            isinstance(colour, str)
+            and colour.startswith("#")
+            and len(colour) in (4, 7)
+            and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
+        ):
             raise InputError(name, "type", "expected a colour like #000 or #1a2b3c", value=str(colour)[:20])
     if not isinstance(scale, int) or isinstance(scale, bool) or not 1 <= scale <= 20:
         raise InputError("scale", "range", "the scale is from 1 to 20", low=1, high=20)

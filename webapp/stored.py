@@ -27,7 +27,7 @@ BACKUP_PREFIX = "kostka.backup."
 
 
 def _backup_key(values: dict[str, str], key: str, stamp: str) -> str:
-    name = key[len("kostka."):] if key.startswith("kostka.") else key
+    name = key[len("kostka.") :] if key.startswith("kostka.") else key
     backup = f"{BACKUP_PREFIX}{stamp}.{name}"
     while backup in values:
         backup += "+"
@@ -118,8 +118,15 @@ def _characters_kept_whole(state: Any, data: Any) -> bool:
     return True
 
 
-def read_stored(state: Any, session: Any, values: dict[str, str], stamp: str,
-                characters_key: str, session_key: str, log_key: str | None = None) -> StoredRead:
+def read_stored(
+    state: Any,
+    session: Any,
+    values: dict[str, str],
+    stamp: str,
+    characters_key: str,
+    session_key: str,
+    log_key: str | None = None,
+) -> StoredRead:
     """Apply the stored characters, session and roll log to ``state`` and ``session``; never raises."""
     from engine.documents import parse_json, read_document
 

@@ -1,6 +1,6 @@
 """Draw Kostka's PNG icons (a die showing five) with Pillow; run after changing the design.
 
-    python static/icons/make_icons.py
+python static/icons/make_icons.py
 """
 
 from pathlib import Path

@@ -29,9 +29,23 @@ def app_url(tmp_path_factory):
     log = tmp_path_factory.mktemp("panel") / "serve.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "panel", "serve", "webapp/app.py", "--port", str(port), "--address", "127.0.0.1",
-             "--allow-websocket-origin", f"127.0.0.1:{port}"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "panel",
+                "serve",
+                "webapp/app.py",
+                "--port",
+                str(port),
+                "--address",
+                "127.0.0.1",
+                "--allow-websocket-origin",
+                f"127.0.0.1:{port}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}/app"
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy

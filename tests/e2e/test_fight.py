@@ -19,15 +19,18 @@ def open_fight(page: Page, url: str, hero: str, name_label: str = "Name", fight:
     page.goto(url)
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
     page.get_by_label(name_label, exact=True).first.fill(hero)
-    expect(page.get_by_label("Character" if name_label == "Name" else re.compile("^(Персонаж|Postava)$")).locator(
-        "option")).to_have_text([hero])
+    expect(
+        page.get_by_label("Character" if name_label == "Name" else re.compile("^(Персонаж|Postava)$")).locator("option")
+    ).to_have_text([hero])
     page.get_by_role("button", name=fight, exact=True).click()
 
 
 def place(page: Page, name: str, where: str) -> None:
     """Tap a waiting creature, then its place (e.g. ``"heroes-1-attacking"``)."""
     page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{name}$")).click()
-    expect(page.locator(".bench-heroes button.bk-btn-primary, .bench-monsters button.bk-btn-primary")).to_have_text(name)
+    expect(page.locator(".bench-heroes button.bk-btn-primary, .bench-monsters button.bk-btn-primary")).to_have_text(
+        name
+    )
     page.locator(f".place-{where} button").click()
     expect(page.locator(f".place-{where} button")).to_have_text(name)
 
@@ -54,7 +57,8 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     place(page, "Ada", "heroes-1-attacking")
     place(page, "Wolf", "monsters-1-attacking")
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
-        "Balance: monsters' life 9 against heroes' maximum life 12 (ratio 0.75).")
+        "Balance: monsters' life 9 against heroes' maximum life 12 (ratio 0.75)."
+    )
     expect(page.get_by_test_id("balance-verdict")).to_have_text("even")
 
     # odds follow the hero's skill, chart included
@@ -71,14 +75,17 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     # bad input is refused next to its field and kept
     page.get_by_label("Monster's life", exact=True).fill("-1")
     expect(page.get_by_label("Monster's life", exact=True)).to_have_value("-1")
-    expect(page.locator(".number-field", has=page.get_by_label("Monster's life", exact=True)).locator(".field-error")
-           ).to_have_text("Must be from 0 to 999.")
+    expect(
+        page.locator(".number-field", has=page.get_by_label("Monster's life", exact=True)).locator(".field-error")
+    ).to_have_text("Must be from 0 to 999.")
     page.get_by_label("Monster's life", exact=True).fill("9")
     expect(page.get_by_label("Monster's life", exact=True)).to_have_value("9")
 
     # the fight, tap by tap, with an undo (a strong hero keeps it short)
     page.get_by_label("Hero's skill", exact=True).fill("14")
-    expect(page.get_by_test_id("p-hero-wins")).to_have_text(re.compile(r"^(9\d\.\d|100\.0)%$"))  # skill 14 against the Wolf: near certain
+    expect(page.get_by_test_id("p-hero-wins")).to_have_text(
+        re.compile(r"^(9\d\.\d|100\.0)%$")
+    )  # skill 14 against the Wolf: near certain
     page.get_by_role("button", name="Start the fight").click()
     expect(page.get_by_test_id("fight-status")).to_contain_text("Round 1: the heroes' turn.")
     expect(page.get_by_test_id("actor")).to_contain_text("Ada acts")
@@ -106,7 +113,9 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     # many seeded fights, then one of them as a log
     page.get_by_label("Runs", exact=True).fill("200")
     page.get_by_role("button", name="Simulate", exact=True).click()
-    expect(page.get_by_test_id("sim-readout")).to_contain_text(re.compile(r"Heroes win \d+\.\d% of 200 fights \(interval of 95%:"))
+    expect(page.get_by_test_id("sim-readout")).to_contain_text(
+        re.compile(r"Heroes win \d+\.\d% of 200 fights \(interval of 95%:")
+    )
     page.get_by_label("Run number", exact=True).fill("3")
     page.get_by_role("button", name="Show this fight").click()
     sim_log = page.get_by_test_id("sim-log")
@@ -120,7 +129,8 @@ def test_russian_labels_and_an_attack(page: Page, app_url: str):
     for label in ("Добавить Волка", "Создать монстра", "Начать бой", "Симулировать"):
         expect(page.get_by_role("button", name=label)).to_be_visible()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
-        "Поставьте в построения хотя бы одного героя и одного монстра.")
+        "Поставьте в построения хотя бы одного героя и одного монстра."
+    )
     place(page, "Ада", "heroes-1-attacking")
     place(page, "Волк", "monsters-1-attacking")  # the Wolf, named in the language on screen
     expect(page.get_by_test_id("balance-verdict")).to_have_text("на равных")
@@ -142,7 +152,8 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     expect(page.get_by_test_id("balance-verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
     page.get_by_role("button", name="Přidat formaci hrdinů").click()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
-        "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte.")
+        "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte."
+    )
     # the new formation's row is drawn (so the buttons below it have moved) before the next tap
     expect(page.locator(".place-heroes-2-attacking button")).to_be_visible()
     page.get_by_role("button", name="Odebrat poslední formaci hrdinů").click()

@@ -76,7 +76,9 @@ def open_screen(page: Page, url: str, screen: str) -> None:
         expect(page.get_by_role("button", name="Start the fight")).to_be_visible()
     if screen == "fight-run":
         for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
-            page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{name}$")).click()
+            page.locator(".bench-heroes button, .bench-monsters button").filter(
+                has_text=re.compile(f"^{name}$")
+            ).click()
             page.locator(f".place-{where} button").click()
             expect(page.locator(f".place-{where} button")).to_have_text(name)
         page.get_by_role("button", name="Start the fight").click()
@@ -119,7 +121,7 @@ def overlapping(controls: list[dict]) -> list[tuple[dict, dict]]:
     """Pairs of controls whose boxes share more than a 1 px sliver."""
     pairs = []
     for i, a in enumerate(controls):
-        for b in controls[i + 1:]:
+        for b in controls[i + 1 :]:
             dx = min(a["right"], b["right"]) - max(a["left"], b["left"])
             dy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
             if dx > 1 and dy > 1:

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
 STEP_TIMEOUT = 60_000
 READY = "html[data-kostka=ready]"
-ASTRONAUT = "\U0001F469\u200d\U0001F680"
+ASTRONAUT = "\U0001f469\u200d\U0001f680"
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +70,9 @@ def open_app(page: Page, url: str, errors: list[str] | None = None) -> None:
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
-    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached",
-                           timeout=START_TIMEOUT)
+    page.wait_for_selector(
+        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
+    )
     assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
     page.set_default_timeout(STEP_TIMEOUT)
     page.wait_for_selector(READY, state="attached")
@@ -167,7 +168,8 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
     page = context.new_page()
     open_app(page, site_url + "?" + urlencode({"lang": "en", **other.url_state()}))
     expect(page.get_by_test_id("address-note")).to_have_text(
-        "The character from the address was added as a new character: Tilda (2)")
+        "The character from the address was added as a new character: Tilda (2)"
+    )
     assert names_of(page) == ["Tilda", "Tilda (2)"]
     expect(page.get_by_label("Riddle", exact=True)).to_have_value("3")
     page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Tilda (2)')")
@@ -233,7 +235,9 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
         page.get_by_role("button", name="Roll", exact=True).first.click()
     log_rows = page.get_by_test_id("log").locator("tbody tr")
     expect(log_rows).to_have_count(2)
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2")
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2"
+    )
     page.reload()
     page.wait_for_selector(READY, state="attached")
     expect(log_rows).to_have_count(2)  # kept in the browser
@@ -255,12 +259,28 @@ def _file(name: str, data: bytes) -> dict:
 
 
 def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: Browser, site_url: str):
-    two = json.dumps({"format": "kostka", "version": 1, "kind": "characters", "systems": {
-        "one-ring": {"current": 0, "characters": [{"name": "Tilda", "lore": 4}, {"name": "Bilbo", "riddle": 3}]},
-        "gurps": {"current": 0, "characters": [{"name": ""}]},  # a blank one, as an export of a new app has
-    }}).encode()
-    bad = json.dumps({"format": "kostka", "version": 1, "kind": "characters", "systems": {
-        "one-ring": {"current": 0, "characters": [{"name": "Tilda", "strength": 25}]}}}).encode()
+    two = json.dumps(
+        {
+            "format": "kostka",
+            "version": 1,
+            "kind": "characters",
+            "systems": {
+                "one-ring": {
+                    "current": 0,
+                    "characters": [{"name": "Tilda", "lore": 4}, {"name": "Bilbo", "riddle": 3}],
+                },
+                "gurps": {"current": 0, "characters": [{"name": ""}]},  # a blank one, as an export of a new app has
+            },
+        }
+    ).encode()
+    bad = json.dumps(
+        {
+            "format": "kostka",
+            "version": 1,
+            "kind": "characters",
+            "systems": {"one-ring": {"current": 0, "characters": [{"name": "Tilda", "strength": 25}]}},
+        }
+    ).encode()
     context = browser.new_context()
     page = context.new_page()
     open_app(page, site_url + "?lang=en")
@@ -270,7 +290,8 @@ def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: 
     assert names_of(page) == ["Tilda", "Bilbo"]  # no blank "Character 1" left beside them
     chooser.set_input_files(files=[_file("bad.json", bad)])
     expect(page.get_by_role("alert").filter(has_text="Strength")).to_have_text(
-        "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19.")
+        "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19."
+    )
     chooser.set_input_files(files=[_file("empty.json", b"")])
     expect(page.get_by_role("alert").filter(has_text="empty")).to_have_text("The file is empty.")
     page.get_by_role("button", name="Čeština", exact=True).click()

@@ -58,15 +58,18 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     unknown: list[str] = []  # Bokeh's complaint about a change to a model the page never received
     page.on("console", lambda m: "isn't known" in m.text and unknown.append(m.text))
     page.goto(links.link_url(site_url + "?lang=en", payload))
-    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached",
-                           timeout=START_TIMEOUT)
+    page.wait_for_selector(
+        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
+    )
     assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
     page.set_default_timeout(STEP_TIMEOUT)
     page.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_have_attribute("data-status", "verified")
     expect(page.get_by_test_id("link-character")).to_have_text(XSS)
-    faces = page.locator("[data-testid=link-dice] svg.die").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    faces = page.locator("[data-testid=link-dice] svg.die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     assert faces == [f"Die showing {f}" for f in expected.dice]
     assert page.locator("img").count() == 0 and dialogs == []
     page.get_by_role("button", name="Close", exact=True).click()

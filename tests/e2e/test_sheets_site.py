@@ -49,7 +49,9 @@ def test_a_gcs_sheet_imports_and_free_dice_roll_in_the_browser_build(browser: Br
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site_url + "?lang=en")
-    page.wait_for_selector("html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT)
+    page.wait_for_selector(
+        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
+    )
     assert not page.locator("html[data-kostka-loader=error]").count(), "the app did not start"
     page.set_default_timeout(STEP_TIMEOUT)
     expect.set_options(timeout=STEP_TIMEOUT)

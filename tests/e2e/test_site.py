@@ -114,7 +114,7 @@ def is_local(url: str) -> bool:
     if url.startswith(("data:", "about:")):
         return True
     if url.startswith("blob:"):
-        url = url[len("blob:"):]
+        url = url[len("blob:") :]
     return urlsplit(url).hostname == "127.0.0.1"
 
 
@@ -196,11 +196,16 @@ def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Ser
     context.close()
 
 
-@pytest.mark.parametrize(("locale", "query", "pressed", "character"), [
-    ("cs-CZ", "", ["Jeden prsten", "Čeština"], "Postava 1"),  # the browser's language
-    ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский"], "Персонаж 1"),  # the address wins
-])
-def test_the_first_screen_is_drawn_in_the_language_of_the_loading_screen(browser: Browser, server: Server, locale, query, pressed, character):
+@pytest.mark.parametrize(
+    ("locale", "query", "pressed", "character"),
+    [
+        ("cs-CZ", "", ["Jeden prsten", "Čeština"], "Postava 1"),  # the browser's language
+        ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский"], "Персонаж 1"),  # the address wins
+    ],
+)
+def test_the_first_screen_is_drawn_in_the_language_of_the_loading_screen(
+    browser: Browser, server: Server, locale, query, pressed, character
+):
     context = browser.new_context(locale=locale)
     page = context.new_page()
     start(page, server.url + query)
@@ -239,7 +244,9 @@ def test_a_snapshot_or_wheel_that_fails_its_integrity_check_is_refused(browser: 
     context.close()
 
 
-def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(browser: Browser, server: Server, site: Path):
+def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(
+    browser: Browser, server: Server, site: Path
+):
     """A snapshot that restores but fails to run the app (here: its prepared apps are handed out
     before the visitor's turn) shows the error screen once; the reload it offers boots afresh, and
     so does every later start of that build in this browser."""
@@ -281,7 +288,9 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(brows
     context.close()
 
 
-def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_randomness(browser: Browser, server: Server):
+def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_randomness(
+    browser: Browser, server: Server
+):
     """The snapshot holds an app prepared at build time for each language: each start gets the
     visitor's, can switch to another, and no two starts share Python's random state or a roll seed."""
     context = browser.new_context()
@@ -292,9 +301,11 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
         assert runtime(tab) == "snapshot"
         expect(tab.get_by_role("button", name=roll, exact=True).first).to_be_visible()
         (worker,) = [w for w in tab.workers if urlsplit(w.url).path.endswith("/app.js")]
-        draws.append(worker.evaluate(
-            "self.pyodide.runPython('import random, engine.rng; f\"{random.getrandbits(64)} {engine.rng.random_seed()}\"')"
-        ))
+        draws.append(
+            worker.evaluate(
+                "self.pyodide.runPython('import random, engine.rng; f\"{random.getrandbits(64)} {engine.rng.random_seed()}\"')"
+            )
+        )
     first, second = (d.split() for d in draws)
     assert first[0] != second[0] and first[1] != second[1], draws
     tab.get_by_role("button", name="English").click()  # a switch on the page, in a restored app
@@ -336,7 +347,9 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     linked.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     expect(linked.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
     expect(linked.get_by_test_id("link-character")).to_have_text("Bilbo")
-    faces = linked.locator("[data-testid=link-dice] svg.die").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    faces = linked.locator("[data-testid=link-dice] svg.die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     assert faces == [f"Die showing {f}" for f in expected.dice]
     context.close()
     assert traffic.foreign() == []

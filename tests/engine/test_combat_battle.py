@@ -123,11 +123,13 @@ def test_a_fall_ends_the_fight():
 
 # -- positions -------------------------------------------------------------------------------
 def test_defending_position_regains_three_and_cannot_attack():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 5, "max_life": 10, "skill": 5}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
-        "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 5, "max_life": 10, "skill": 5}],
+            "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
+            "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
+        }
+    )
     fight = Fight(enc)
     assert fight.state.creature("Bo").life == 8  # +3 at the start of the heroes' turn
     assert fight.state.queue == ("Ada",)
@@ -139,11 +141,13 @@ def test_defending_position_regains_three_and_cannot_attack():
 
 
 def test_attack_on_a_defending_position_is_halved():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8}, {"name": "Cub", "life": 6, "skill": 3}],
-        "formations": {"monsters": [{"attacking": "Wolf", "defending": "Cub"}]},
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
+            "monsters": [{"name": "Wolf", "life": 9, "skill": 8}, {"name": "Cub", "life": 6, "skill": 3}],
+            "formations": {"monsters": [{"attacking": "Wolf", "defending": "Cub"}]},
+        }
+    )
     fight = Fight(enc)
     na = fight.next_action()
     assert na.targets == ("Wolf", "Cub") and na.halved_targets == ("Cub",) and na.default_target == "Wolf"
@@ -157,10 +161,12 @@ def test_attack_on_a_defending_position_is_halved():
 
 
 def test_extra_formations_are_broken_up_into_attacking_positions():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7}],
-        "monsters": [{"name": f"W{i}", "life": 9, "skill": 8} for i in range(3)],
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 7}],
+            "monsters": [{"name": f"W{i}", "life": 9, "skill": 8} for i in range(3)],
+        }
+    )
     fight = Fight(enc)
     (line,) = fight.state.monster_formations
     assert line.attacking == ("W0", "W1", "W2") and line.defending == ()
@@ -172,10 +178,12 @@ def test_extra_formations_are_broken_up_into_attacking_positions():
 
 
 def test_two_formations_each_face_their_own():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 10, "skill": 6}],
-        "monsters": [{"name": "W0", "life": 9, "skill": 8}, {"name": "W1", "life": 2, "skill": 1}],
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 10, "skill": 6}],
+            "monsters": [{"name": "W0", "life": 9, "skill": 8}, {"name": "W1", "life": 2, "skill": 1}],
+        }
+    )
     fight = Fight(enc)
     assert fight.next_action().targets == ("W0",)
     fight.attack(attack_faces=(1, 1), defence_faces=(6, 6))
@@ -187,12 +195,14 @@ def test_two_formations_each_face_their_own():
 
 
 def test_a_defender_steps_forward_when_the_front_falls():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 2, "skill": 0}, {"name": "Bo", "life": 10, "skill": 5}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
-        "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
-        "options": {"first": "monsters"},
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 2, "skill": 0}, {"name": "Bo", "life": 10, "skill": 5}],
+            "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
+            "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
+            "options": {"first": "monsters"},
+        }
+    )
     fight = Fight(enc)
     fight.attack(attack_faces=(6, 6), defence_faces=(1, 1))
     assert not fight.state.creature("Ada").alive
@@ -215,7 +225,10 @@ BAD = [
     ({"heroes": [{"name": "A", "life": 3}]}, "heroes[0].skill"),
     ({"heroes": [{"name": "A", "life": 3, "skill": 1, "favour": "x"}]}, "heroes[0].favour"),
     ({"heroes": [{"name": "A", "life": 3, "skill": 1, "mana": 2}]}, "heroes[0].mana"),
-    ({"heroes": [{"name": "A", "life": 3, "skill": 1, "policy": {"attack_spend": -1}}]}, "heroes[0].policy.attack_spend"),
+    (
+        {"heroes": [{"name": "A", "life": 3, "skill": 1, "policy": {"attack_spend": -1}}]},
+        "heroes[0].policy.attack_spend",
+    ),
     ({"heroes": [{"name": "A", "life": 3, "skill": 1, "policy": {"target": "left"}}]}, "heroes[0].policy.target"),
     ({"heroes": [{"name": "Wolf", "life": 3, "skill": 1}]}, "monsters[0].name"),
     ({"heroes": []}, "heroes"),
@@ -226,8 +239,13 @@ BAD = [
     ({"formations": {"heroes": [{"attacking": "Ada", "defending": "Ada"}]}}, "formations.heroes[0].defending"),
     ({"formations": {"monsters": [{"attacking": "Ada"}]}}, "formations.monsters[0].attacking"),
     ({"formations": {"dragons": []}}, "formations.dragons"),
-    ({"heroes": [{"name": "Ada", "life": 3, "skill": 1}, {"name": "Bo", "life": 3, "skill": 1}],
-      "formations": {"heroes": [{"attacking": "Ada"}]}}, "formations.heroes"),
+    (
+        {
+            "heroes": [{"name": "Ada", "life": 3, "skill": 1}, {"name": "Bo", "life": 3, "skill": 1}],
+            "formations": {"heroes": [{"attacking": "Ada"}]},
+        },
+        "formations.heroes",
+    ),
     ({"options": {"first": "both"}}, "options.first"),
     ({"options": {"max_rounds": 0}}, "options.max_rounds"),
     ({"options": {"damage_rule": "triple"}}, "options.damage_rule"),
@@ -238,8 +256,11 @@ BAD = [
 
 @pytest.mark.parametrize("change,field", BAD, ids=[b[1] for b in BAD])
 def test_malformed_encounters_name_the_json_path(change, field):
-    data = {"heroes": [{"name": "Ada", "life": 12, "skill": 7}], "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
-            **change}
+    data = {
+        "heroes": [{"name": "Ada", "life": 12, "skill": 7}],
+        "monsters": [{"name": "Wolf", "life": 9, "skill": 8}],
+        **change,
+    }
     with pytest.raises(InputError) as info:
         Encounter.from_dict(data)
     assert info.value.field == field, info.value
@@ -280,6 +301,7 @@ def test_simulate_many_is_reproducible_and_replayable():
 
 def test_run_seed_vector():
     import hashlib
+
     expected = int.from_bytes(hashlib.sha256(b"kostka-battle-v1:7:3").digest()[:8], "big")
     assert run_seed(7, 3) == expected
 
@@ -308,13 +330,22 @@ def encounters(draw):
         out = []
         for i in range(draw(st.integers(1, 3))):
             life = draw(st.integers(1, 15))
-            out.append({
-                "name": f"{prefix}{i}", "life": life, "max_life": life + draw(st.integers(0, 5)),
-                "skill": draw(st.integers(0, 10)), points: draw(st.integers(0, 4)),
-                "policy": {"attack_spend": draw(st.integers(0, 3)), "defence_spend": draw(st.integers(0, 2)),
-                           "recover_below": draw(st.integers(0, 8)), "recover_spend": draw(st.integers(0, 2)),
-                           "target": draw(st.sampled_from(["front", "weakest"]))},
-            })
+            out.append(
+                {
+                    "name": f"{prefix}{i}",
+                    "life": life,
+                    "max_life": life + draw(st.integers(0, 5)),
+                    "skill": draw(st.integers(0, 10)),
+                    points: draw(st.integers(0, 4)),
+                    "policy": {
+                        "attack_spend": draw(st.integers(0, 3)),
+                        "defence_spend": draw(st.integers(0, 2)),
+                        "recover_below": draw(st.integers(0, 8)),
+                        "recover_spend": draw(st.integers(0, 2)),
+                        "target": draw(st.sampled_from(["front", "weakest"])),
+                    },
+                }
+            )
         return out
 
     def lines(cs: list[dict]) -> list[dict]:
@@ -328,12 +359,18 @@ def encounters(draw):
         return out
 
     heroes, monsters = creatures("H", "favour"), creatures("M", "stoutness")
-    return Encounter.from_dict({
-        "heroes": heroes, "monsters": monsters,
-        "formations": {"heroes": lines(heroes), "monsters": lines(monsters)},
-        "options": {"max_rounds": draw(st.integers(1, 40)), "first": draw(st.sampled_from(["heroes", "monsters"])),
-                    "damage_rule": draw(st.sampled_from(["difference", "one_plus"]))},
-    })
+    return Encounter.from_dict(
+        {
+            "heroes": heroes,
+            "monsters": monsters,
+            "formations": {"heroes": lines(heroes), "monsters": lines(monsters)},
+            "options": {
+                "max_rounds": draw(st.integers(1, 40)),
+                "first": draw(st.sampled_from(["heroes", "monsters"])),
+                "damage_rule": draw(st.sampled_from(["difference", "one_plus"])),
+            },
+        }
+    )
 
 
 @given(encounters(), st.integers(0, 2**64 - 1))
@@ -355,7 +392,9 @@ def test_random_battles_keep_the_rules(enc, seed):
     assert state.round <= enc.max_rounds
     assert state.winner in ("heroes", "monsters", None)
     if state.winner:
-        assert state.standing(state.winner) and not state.standing("heroes" if state.winner == "monsters" else "monsters")
+        assert state.standing(state.winner) and not state.standing(
+            "heroes" if state.winner == "monsters" else "monsters"
+        )
     held = {c.name: c.points for c in enc.creatures}
     chains: dict[tuple[int, str, str], int] = {}
     for e in fight.log:
@@ -374,17 +413,31 @@ def test_fixed_battle_vector():
     """A seeded battle whose whole result is pinned: any change to the dice order,
     the rules or the log format breaks it (shared battle logs depend on them)."""
     import hashlib
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7, "favour": 3, "policy": {"attack_spend": 1}},
-                   {"name": "Bo", "life": 9, "skill": 6, "favour": 1}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8, "stoutness": 4, "policy": {"defence_spend": 1}}],
-        "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
-    })
+
+    enc = Encounter.from_dict(
+        {
+            "heroes": [
+                {"name": "Ada", "life": 12, "skill": 7, "favour": 3, "policy": {"attack_spend": 1}},
+                {"name": "Bo", "life": 9, "skill": 6, "favour": 1},
+            ],
+            "monsters": [{"name": "Wolf", "life": 9, "skill": 8, "stoutness": 4, "policy": {"defence_spend": 1}}],
+            "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}]},
+        }
+    )
     result = simulate_battle(enc, 2024)
-    assert (result["winner"], result["rounds"], result["survivors"], len(result["log"])) == ("monsters", 9, ["Wolf"], 60)
+    assert (result["winner"], result["rounds"], result["survivors"], len(result["log"])) == (
+        "monsters",
+        9,
+        ["Wolf"],
+        60,
+    )
     first = next(e for e in result["log"] if e["event"] == "attack")
     assert (first["attack_faces"], first["defence_faces"], first["attack_total"], first["defence_total"]) == (
-        [3, 2], [4, 2], 13, 15)
+        [3, 2],
+        [4, 2],
+        13,
+        15,
+    )
     # attack events now name the halving reading; without that key the fight is the same to the byte
     assert {e["halving"] for e in result["log"] if e["event"] == "attack"} == {"roll"}
     plain = {**result, "log": [{k: v for k, v in e.items() if k != "halving"} for e in result["log"]]}

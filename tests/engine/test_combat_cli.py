@@ -17,7 +17,9 @@ EXAMPLE = ROOT / "examples" / "wolf_encounter.json"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def ok(*args: str) -> dict:
@@ -38,9 +40,26 @@ def test_fate_attack():
 
 
 def test_fate_duel():
-    out = ok("odds", "fate-duel", "--hero-life", "12", "--hero-skill", "7", "--hero-favour", "3",
-             "--monster-life", "9", "--monster-skill", "8", "--monster-stoutness", "4",
-             "--hero-spend", "1", "--monster-spend", "1")
+    out = ok(
+        "odds",
+        "fate-duel",
+        "--hero-life",
+        "12",
+        "--hero-skill",
+        "7",
+        "--hero-favour",
+        "3",
+        "--monster-life",
+        "9",
+        "--monster-skill",
+        "8",
+        "--monster-stoutness",
+        "4",
+        "--hero-spend",
+        "1",
+        "--monster-spend",
+        "1",
+    )
     assert Fraction(out["p_hero_wins_exact"]) + Fraction(out["p_monster_wins_exact"]) == 1
     assert 1 < out["expected_rounds"] < 10
     assert sum(out["rounds"].values()) + out["rounds_tail"] == pytest.approx(1)
@@ -65,17 +84,66 @@ def test_monster():
     assert ok("monster", "--seed", "42", "--skill-modifier", "2") == out
 
 
-@pytest.mark.parametrize("args,field", [
-    (["odds", "fate-duel", "--hero-life", "abc", "--hero-skill", "7", "--monster-life", "9", "--monster-skill", "8"], "hero_life"),
-    (["odds", "fate-duel", "--hero-life", "-3", "--hero-skill", "7", "--monster-life", "9", "--monster-skill", "8"], "hero_life"),
-    (["odds", "fate-duel", "--hero-life", "5", "--hero-skill", "7", "--monster-life", "9", "--monster-skill", "8",
-      "--monster-stoutness", "x"], "monster_stoutness"),
-    (["odds", "fate-attack", "--attack-skill", "7", "--defence-skill", "8", "--attack-points", "-1"], "attack_points"),
-    (["odds", "fate-attack", "--attack-skill", "7"], "arguments"),
-    (["simulate", "fate-battle", "--encounter", "/no/such/file.json", "--seed", "1"], "encounter"),
-    (["monster", "--seed", "x"], "seed"),
-    (["monster", "--seed", "1", "--life-dice", "3"], "life_dice"),
-])
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (
+            [
+                "odds",
+                "fate-duel",
+                "--hero-life",
+                "abc",
+                "--hero-skill",
+                "7",
+                "--monster-life",
+                "9",
+                "--monster-skill",
+                "8",
+            ],
+            "hero_life",
+        ),
+        (
+            [
+                "odds",
+                "fate-duel",
+                "--hero-life",
+                "-3",
+                "--hero-skill",
+                "7",
+                "--monster-life",
+                "9",
+                "--monster-skill",
+                "8",
+            ],
+            "hero_life",
+        ),
+        (
+            [
+                "odds",
+                "fate-duel",
+                "--hero-life",
+                "5",
+                "--hero-skill",
+                "7",
+                "--monster-life",
+                "9",
+                "--monster-skill",
+                "8",
+                "--monster-stoutness",
+                "x",
+            ],
+            "monster_stoutness",
+        ),
+        (
+            ["odds", "fate-attack", "--attack-skill", "7", "--defence-skill", "8", "--attack-points", "-1"],
+            "attack_points",
+        ),
+        (["odds", "fate-attack", "--attack-skill", "7"], "arguments"),
+        (["simulate", "fate-battle", "--encounter", "/no/such/file.json", "--seed", "1"], "encounter"),
+        (["monster", "--seed", "x"], "seed"),
+        (["monster", "--seed", "1", "--life-dice", "3"], "life_dice"),
+    ],
+)
 def test_bad_input_exits_2_naming_the_field(args, field):
     done = run(*args)
     assert done.returncode == 2
@@ -84,13 +152,21 @@ def test_bad_input_exits_2_naming_the_field(args, field):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("content,field", [
-    ("{not json", "encounter"),
-    ('{"heroes": [{"name": "A", "life": -4, "skill": 1}], "monsters": [{"name": "W", "life": 9, "skill": 8}]}',
-     "heroes[0].life"),
-    ('{"heroes": [{"name": "A", "life": 4, "skill": 1}], "monsters": [{"name": "W", "life": 9, "skill": 8}],'
-     ' "formations": {"heroes": [{"flank": "A"}]}}', "formations.heroes[0].flank"),
-])
+@pytest.mark.parametrize(
+    "content,field",
+    [
+        ("{not json", "encounter"),
+        (
+            '{"heroes": [{"name": "A", "life": -4, "skill": 1}], "monsters": [{"name": "W", "life": 9, "skill": 8}]}',
+            "heroes[0].life",
+        ),
+        (
+            '{"heroes": [{"name": "A", "life": 4, "skill": 1}], "monsters": [{"name": "W", "life": 9, "skill": 8}],'
+            ' "formations": {"heroes": [{"flank": "A"}]}}',
+            "formations.heroes[0].flank",
+        ),
+    ],
+)
 def test_malformed_encounter_file(tmp_path, content, field):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
@@ -107,16 +183,56 @@ def test_encounter_file_that_is_not_utf8_exits_2_with_one_line(tmp_path, capsys)
     path.write_bytes(b'\xff\xfe{"heroes": []}')
     assert main(["simulate", "fate-battle", "--encounter", str(path), "--seed", "1"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith("InputError: encounter: the encounter file is not UTF-8 text") and err.count("\n") == 1
+    assert (
+        out == ""
+        and err.startswith("InputError: encounter: the encounter file is not UTF-8 text")
+        and err.count("\n") == 1
+    )
 
 
 @pytest.mark.parametrize(
     "argv",
     [
-        ["odds", "fate-duel", "--hero-life", "999", "--hero-skill", "7", "--monster-life", "999", "--monster-skill", "8"],
-        ["odds", "fate-duel", "--hero-life", "150", "--hero-skill", "7", "--monster-life", "150", "--monster-skill", "8"],
-        ["odds", "fate-duel", "--hero-life", "40", "--hero-skill", "7", "--hero-favour", "9", "--monster-life", "40",
-         "--monster-skill", "8", "--monster-stoutness", "9"],
+        [
+            "odds",
+            "fate-duel",
+            "--hero-life",
+            "999",
+            "--hero-skill",
+            "7",
+            "--monster-life",
+            "999",
+            "--monster-skill",
+            "8",
+        ],
+        [
+            "odds",
+            "fate-duel",
+            "--hero-life",
+            "150",
+            "--hero-skill",
+            "7",
+            "--monster-life",
+            "150",
+            "--monster-skill",
+            "8",
+        ],
+        [
+            "odds",
+            "fate-duel",
+            "--hero-life",
+            "40",
+            "--hero-skill",
+            "7",
+            "--hero-favour",
+            "9",
+            "--monster-life",
+            "40",
+            "--monster-skill",
+            "8",
+            "--monster-stoutness",
+            "9",
+        ],
         ["simulate", "fate-battle", "--encounter", WOLF, "--runs", "100000", "--seed", "1"],
         ["simulate", "fate-battle", "--encounter", WOLF, "--runs", "1429", "--seed", "1"],
     ],

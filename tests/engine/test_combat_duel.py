@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -19,12 +19,19 @@ FACES = list(itertools.product(range(1, 7), repeat=2))
 
 
 # -- an independent oracle: brute-force turns + float value iteration --------------------
-def _oracle(hero: Combatant, monster: Combatant, hp_pol: Policy, mp_pol: Policy, first: str = "hero",
-            rule: str = "difference", sweeps: int = 150) -> tuple[float, float]:
+def _oracle(
+    hero: Combatant,
+    monster: Combatant,
+    hp_pol: Policy,
+    mp_pol: Policy,
+    first: str = "hero",
+    rule: str = "difference",
+    sweeps: int = 150,
+) -> tuple[float, float]:
     """P(hero wins) and E[rounds] by value iteration; every turn is enumerated face by
     face through :func:`engine.combat.attack` (nothing shared with the exact solver)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def turn(att_is_hero: bool, att_pts: int, dfn_life: int, dfn_pts: int, number: int, max_dfn: int):
         att_base, dfn_base = (hero, monster) if att_is_hero else (monster, hero)
         att_pol, dfn_pol = (hp_pol, mp_pol) if att_is_hero else (mp_pol, hp_pol)
@@ -33,12 +40,20 @@ def _oracle(hero: Combatant, monster: Combatant, hp_pol: Policy, mp_pol: Policy,
         out: dict[tuple[int, int, int], float] = {}
         for fa in FACES:
             for fd in FACES:
-                r = attack(a, d, attack_faces=fa, defence_faces=fd, attack_points=min(att_pol.attack_spend, att_pts),
-                           defence_points=min(dfn_pol.defence_spend, dfn_pts), damage_rule=rule)
+                r = attack(
+                    a,
+                    d,
+                    attack_faces=fa,
+                    defence_faces=fd,
+                    attack_points=min(att_pol.attack_spend, att_pts),
+                    defence_points=min(dfn_pol.defence_spend, dfn_pts),
+                    damage_rule=rule,
+                )
                 p = 1 / 1296
                 if r.hit and r.life_after > 0 and earns_extra_attack(number, r.damage, r.life_before):
-                    sub = turn(att_is_hero, r.attacker_points_after, r.life_after, r.defender_points_after,
-                               number + 1, max_dfn)
+                    sub = turn(
+                        att_is_hero, r.attacker_points_after, r.life_after, r.defender_points_after, number + 1, max_dfn
+                    )
                     for k, q in sub.items():
                         out[k] = out.get(k, 0.0) + p * q
                 else:
@@ -46,8 +61,11 @@ def _oracle(hero: Combatant, monster: Combatant, hp_pol: Policy, mp_pol: Policy,
                     out[k] = out.get(k, 0.0) + p
         return out
 
-    states = list(itertools.product(range(1, hero.life + 1), range(1, monster.life + 1),
-                                    range(hero.points + 1), range(monster.points + 1)))
+    states = list(
+        itertools.product(
+            range(1, hero.life + 1), range(1, monster.life + 1), range(hero.points + 1), range(monster.points + 1)
+        )
+    )
     win_h = dict.fromkeys(states, 0.0)
     win_m = dict.fromkeys(states, 0.0)
     rnd_h = dict.fromkeys(states, 0.0)
@@ -74,12 +92,29 @@ def _oracle(hero: Combatant, monster: Combatant, hp_pol: Policy, mp_pol: Policy,
     return (win_h[start], rnd_h[start]) if hero_first else (win_m[start], rnd_m[start])
 
 
-@pytest.mark.parametrize("hero,monster,hp,mp,first,rule", [
-    (Combatant.hero("H", 5, 7, 0), Combatant.monster("M", 4, 8, 0), NEVER, NEVER, "hero", "difference"),
-    (Combatant.hero("H", 5, 7, 2), Combatant.monster("M", 4, 8, 1), Policy.spend(1), Policy.spend(1), "hero", "difference"),
-    (Combatant.hero("H", 6, 6, 2), Combatant.monster("M", 5, 7, 2), Policy(1, 1), Policy(0, 2), "monster", "one_plus"),
-    (Combatant.hero("H", 4, 3, 0), Combatant.monster("M", 6, 5, 0), NEVER, NEVER, "monster", "difference"),
-])
+@pytest.mark.parametrize(
+    "hero,monster,hp,mp,first,rule",
+    [
+        (Combatant.hero("H", 5, 7, 0), Combatant.monster("M", 4, 8, 0), NEVER, NEVER, "hero", "difference"),
+        (
+            Combatant.hero("H", 5, 7, 2),
+            Combatant.monster("M", 4, 8, 1),
+            Policy.spend(1),
+            Policy.spend(1),
+            "hero",
+            "difference",
+        ),
+        (
+            Combatant.hero("H", 6, 6, 2),
+            Combatant.monster("M", 5, 7, 2),
+            Policy(1, 1),
+            Policy(0, 2),
+            "monster",
+            "one_plus",
+        ),
+        (Combatant.hero("H", 4, 3, 0), Combatant.monster("M", 6, 5, 0), NEVER, NEVER, "monster", "difference"),
+    ],
+)
 def test_exact_duel_matches_value_iteration(hero, monster, hp, mp, first, rule):
     odds = duel_odds(hero, monster, hp, mp, first=first, damage_rule=rule)
     p, rounds = _oracle(hero, monster, hp, mp, first, rule)
@@ -102,8 +137,10 @@ def _encounter(hero: Combatant, monster: Combatant, hp: Policy, mp: Policy) -> E
         d = c.to_dict()
         del d["kind"]
         return {**d, "policy": pol.to_dict()}
-    return Encounter.from_dict({"heroes": [sheet(hero, hp)], "monsters": [sheet(monster, mp)],
-                                "options": {"max_rounds": 1000}})
+
+    return Encounter.from_dict(
+        {"heroes": [sheet(hero, hp)], "monsters": [sheet(monster, mp)], "options": {"max_rounds": 1000}}
+    )
 
 
 @pytest.mark.parametrize("label,hero,monster,hp,mp", MATCHUPS, ids=[m[0] for m in MATCHUPS])
@@ -138,11 +175,14 @@ def test_exact_duel_agrees_with_seeded_monte_carlo(label, hero, monster, hp, mp)
 
 
 # -- invariants ------------------------------------------------------------------------------
-@pytest.mark.parametrize("hero,hp,mp", [
-    (Combatant.hero("H", 12, 7, 3), NEVER, NEVER),
-    (Combatant.hero("H", 12, 7, 3), Policy.spend(1), Policy(1, 1)),
-    (Combatant.hero("H", 20, 6, 2), Policy(2, 0), Policy.spend(4)),
-])
+@pytest.mark.parametrize(
+    "hero,hp,mp",
+    [
+        (Combatant.hero("H", 12, 7, 3), NEVER, NEVER),
+        (Combatant.hero("H", 12, 7, 3), Policy.spend(1), Policy(1, 1)),
+        (Combatant.hero("H", 20, 6, 2), Policy(2, 0), Policy.spend(4)),
+    ],
+)
 def test_probabilities_sum_to_one(hero, hp, mp):
     odds = duel_odds(hero, WOLF, hp, mp)
     assert isinstance(odds.p_hero_wins, Fraction)
@@ -169,7 +209,11 @@ def test_without_the_rounds_distribution_the_rest_is_unchanged():
     full = duel_odds(hero, WOLF, Policy.spend(1), Policy(0, 1))
     bare = duel_odds(hero, WOLF, Policy.spend(1), Policy(0, 1), max_rounds=0)
     assert (bare.p_hero_wins, bare.expected_rounds, bare.hero_life_left, bare.monster_life_left) == (
-        full.p_hero_wins, full.expected_rounds, full.hero_life_left, full.monster_life_left)
+        full.p_hero_wins,
+        full.expected_rounds,
+        full.hero_life_left,
+        full.monster_life_left,
+    )
     assert bare.rounds == {} and bare.rounds_tail == 1.0
 
 
@@ -192,6 +236,7 @@ def test_acting_first_helps():
 def test_one_round_knockout_odds_are_exact():
     # a 1-life monster falls to any hit: P(win in round 1) = P(hit) when the hero acts first
     from engine.combat import attack_odds
+
     odds = duel_odds(Combatant.hero("H", 50, 7, 0), Combatant.monster("M", 1, 7, 0), max_rounds=5)
     p_hit = float(attack_odds(7, 7).p_hit)
     assert odds.rounds[1] == pytest.approx(p_hit, abs=1e-15)
@@ -201,7 +246,7 @@ def test_one_round_knockout_odds_are_exact():
 def test_turn_outcomes_sum_to_one_and_respect_the_rule():
     out = turn_outcomes(Combatant.hero("H", 12, 7, 3), WOLF, Policy.spend(1))
     assert sum(out.values()) == 1
-    for (life, hp, mp), p in out.items():
+    for (life, hp, mp), _p in out.items():
         assert 0 <= life <= 9 and 0 <= hp <= 3 and mp == 4
         # at most three attacks: at most 3 favour spent
         assert hp >= 0
@@ -226,6 +271,7 @@ def test_duel_bad_input():
 
 def test_to_dict_is_json_ready():
     import json
+
     d = duel_odds(Combatant.hero("H", 12, 7, 3), WOLF, Policy.spend(1)).to_dict()
     text = json.dumps(d)
     assert '"p_hero_wins_exact"' in text
@@ -237,6 +283,7 @@ def test_to_dict_is_json_ready():
 def test_one_life_each_is_a_geometric_fight(first):
     # both fall to any hit: each round ends the fight with a fixed chance
     from engine.combat import attack_odds
+
     hero, monster = Combatant.hero("H", 1, 6, 0), Combatant.monster("M", 1, 8, 0)
     p_h, p_m = attack_odds(6, 8).p_hit, attack_odds(8, 6).p_hit
     stay = (1 - p_h) * (1 - p_m)
@@ -248,12 +295,13 @@ def test_one_life_each_is_a_geometric_fight(first):
         assert odds.p_monster_wins == p_m / (1 - stay)
     for r in range(1, 41):
         assert odds.rounds[r] == pytest.approx(float(stay ** (r - 1) * (1 - stay)), rel=1e-12, abs=1e-300)
-    assert odds.rounds_tail == pytest.approx(float(stay ** 40), rel=1e-9)
+    assert odds.rounds_tail == pytest.approx(float(stay**40), rel=1e-9)
     assert odds.hero_life_left == ({1: odds.p_hero_wins} if odds.p_hero_wins else {})
 
 
 def test_win_chance_by_spend():
     from engine.combat_duel import win_chance_by_spend
+
     hero = Combatant.hero("H", 12, 7, 3)
     by_spend = win_chance_by_spend(hero, WOLF)
     assert list(by_spend) == [0, 1, 2, 3]

@@ -69,8 +69,19 @@ def test_the_three_readings_differ_as_the_rules_say():
 
 @pytest.mark.parametrize("halving", HALVING_RULES)
 def test_cli_halving_on_odds_fate_attack(capsys, halving):
-    argv = ["odds", "fate-attack", "--attack-skill", "7", "--defence-skill", "6", "--attack-points", "1",
-            "--defender-in-defence", "--halving", halving]
+    argv = [
+        "odds",
+        "fate-attack",
+        "--attack-skill",
+        "7",
+        "--defence-skill",
+        "6",
+        "--attack-points",
+        "1",
+        "--defender-in-defence",
+        "--halving",
+        halving,
+    ]
     assert main(argv) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["halving"] == halving and got["defender_in_defence"] is True
@@ -81,12 +92,14 @@ def test_cli_halving_on_odds_fate_attack(capsys, halving):
 
 
 def _front_and_back(options=None, cub_life=6):
-    return Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8}, {"name": "Cub", "life": cub_life, "skill": 3}],
-        "formations": {"monsters": [{"attacking": "Wolf", "defending": "Cub"}]},
-        "options": options or {},
-    })
+    return Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
+            "monsters": [{"name": "Wolf", "life": 9, "skill": 8}, {"name": "Cub", "life": cub_life, "skill": 3}],
+            "formations": {"monsters": [{"attacking": "Wolf", "defending": "Cub"}]},
+            "options": options or {},
+        }
+    )
 
 
 @pytest.mark.parametrize(("halving", "total", "damage"), [("roll", 9, 4), ("dice", 13, 8), ("damage", 19, 7)])
@@ -107,11 +120,13 @@ def test_a_battle_uses_the_encounters_halving(halving, total, damage):
 
 def _two_wolves(after_kill=None):
     options = {"after_kill": after_kill} if after_kill else {}
-    return Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
-        "monsters": [{"name": "W0", "life": 3, "skill": 1}, {"name": "W1", "life": 9, "skill": 1}],
-        "options": options,
-    })
+    return Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
+            "monsters": [{"name": "W0", "life": 3, "skill": 1}, {"name": "W1", "life": 9, "skill": 1}],
+            "options": options,
+        }
+    )
 
 
 def test_by_default_a_kill_ends_the_chain():
@@ -135,11 +150,13 @@ def test_with_the_option_the_extra_attack_goes_on_to_the_next_enemy():
 
 
 def test_the_chain_still_ends_after_the_third_attack():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
-        "monsters": [{"name": f"W{i}", "life": 12, "skill": 1} for i in range(4)],
-        "options": {"after_kill": "next"},
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 8}],
+            "monsters": [{"name": f"W{i}", "life": 12, "skill": 1} for i in range(4)],
+            "options": {"after_kill": "next"},
+        }
+    )
     fight = Fight(enc)
     fight.attack(attack_faces=(1, 1), defence_faces=(1, 1), target="W0")  # 10 against 3: 7 of 12 -> second
     fight.attack(attack_faces=(6, 6), defence_faces=(1, 1), target="W0")  # 20 against 3: W0 falls -> third, on
@@ -158,10 +175,12 @@ def test_simulations_with_the_option_are_reproducible():
 
 
 def test_a_creature_moved_during_its_own_sides_turn_acts_from_the_next_turn():
-    enc = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 10, "skill": 6}],
-        "monsters": [{"name": "W0", "life": 2, "skill": 1}, {"name": "W1", "life": 9, "skill": 1}],
-    })
+    enc = Encounter.from_dict(
+        {
+            "heroes": [{"name": "Ada", "life": 12, "skill": 7}, {"name": "Bo", "life": 10, "skill": 6}],
+            "monsters": [{"name": "W0", "life": 2, "skill": 1}, {"name": "W1", "life": 9, "skill": 1}],
+        }
+    )
     fight = Fight(enc)
     assert fight.state.queue == ("Ada", "Bo")
     fight.attack(attack_faces=(6, 6), defence_faces=(1, 1))  # W0 falls: the heroes' second formation is broken up

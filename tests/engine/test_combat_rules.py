@@ -82,10 +82,13 @@ def test_recovery_is_capped_at_maximum_life():
     assert (r.life_after, r.gained) == (4, 3)
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    ({"attack_points": 1}, "attack_points"),
-    ({"defence_points": 1}, "defence_points"),
-])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"attack_points": 1}, "attack_points"),
+        ({"defence_points": 1}, "defence_points"),
+    ],
+)
 def test_points_refused_when_none_are_left(kwargs, field):
     broke = Combatant.hero("Ada", life=12, skill=7, favour=0, max_favour=3)
     tired = Combatant.monster("Wolf", life=9, skill=8, stoutness=0, max_stoutness=4)
@@ -104,14 +107,17 @@ def test_spending_beyond_what_is_held_is_refused():
     assert info.value.params["held"] == 3
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    ({"attack_faces": (0, 3), "defence_faces": (1, 1)}, "attack_faces[0]"),
-    ({"attack_faces": (1, 3), "defence_faces": (1, 7)}, "defence_faces[1]"),
-    ({"attack_faces": (1,), "defence_faces": (1, 1)}, "attack_faces"),
-    ({"attack_faces": (1, 2), "defence_faces": (1, 1), "damage_rule": "double"}, "damage_rule"),
-    ({"attack_faces": (1, 2), "defence_faces": (1, 1), "attack_points": "x"}, "attack_points"),
-    ({}, "dice"),
-])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"attack_faces": (0, 3), "defence_faces": (1, 1)}, "attack_faces[0]"),
+        ({"attack_faces": (1, 3), "defence_faces": (1, 7)}, "defence_faces[1]"),
+        ({"attack_faces": (1,), "defence_faces": (1, 1)}, "attack_faces"),
+        ({"attack_faces": (1, 2), "defence_faces": (1, 1), "damage_rule": "double"}, "damage_rule"),
+        ({"attack_faces": (1, 2), "defence_faces": (1, 1), "attack_points": "x"}, "attack_points"),
+        ({}, "dice"),
+    ],
+)
 def test_bad_attack_input(kwargs, field):
     with pytest.raises(InputError) as info:
         attack(HERO, WOLF, **kwargs)
@@ -142,8 +148,16 @@ def test_attack_odds_match_enumeration_of_all_faces(a_skill, d_skill, a_pts, d_p
     defender = Combatant.monster("D", life=99, skill=d_skill, stoutness=5)
     counts: dict[int, int] = {}
     for a1, a2, d1, d2 in itertools.product(range(1, 7), repeat=4):
-        r = attack(attacker, defender, attack_faces=(a1, a2), defence_faces=(d1, d2), attack_points=a_pts,
-                   defence_points=d_pts, defender_in_defence=halved, damage_rule=rule)
+        r = attack(
+            attacker,
+            defender,
+            attack_faces=(a1, a2),
+            defence_faces=(d1, d2),
+            attack_points=a_pts,
+            defence_points=d_pts,
+            defender_in_defence=halved,
+            damage_rule=rule,
+        )
         counts[r.damage] = counts.get(r.damage, 0) + 1
     odds = attack_odds(a_skill, d_skill, a_pts, d_pts, halved, rule)
     assert odds.damage == {k: Fraction(v, 1296) for k, v in sorted(counts.items())}
@@ -160,12 +174,15 @@ def test_attack_odds_known_values():
     assert attack_odds(0, 10, defender_in_defence=True).p_hit == 0
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    ({"attack_skill": "abc", "defence_skill": 1}, "attack_skill"),
-    ({"attack_skill": 1, "defence_skill": 1000}, "defence_skill"),
-    ({"attack_skill": 1, "defence_skill": 1, "attack_points": -1}, "attack_points"),
-    ({"attack_skill": 1, "defence_skill": 1, "defender_in_defence": "yes"}, "defender_in_defence"),
-])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"attack_skill": "abc", "defence_skill": 1}, "attack_skill"),
+        ({"attack_skill": 1, "defence_skill": 1000}, "defence_skill"),
+        ({"attack_skill": 1, "defence_skill": 1, "attack_points": -1}, "attack_points"),
+        ({"attack_skill": 1, "defence_skill": 1, "defender_in_defence": "yes"}, "defender_in_defence"),
+    ],
+)
 def test_attack_odds_bad_input(kwargs, field):
     with pytest.raises(InputError) as info:
         attack_odds(**kwargs)
@@ -175,21 +192,38 @@ def test_attack_odds_bad_input(kwargs, field):
 # -- sheets --------------------------------------------------------------------------
 def test_wolf_sheet():
     assert (WOLF.name, WOLF.kind, WOLF.life, WOLF.max_life, WOLF.skill, WOLF.points, WOLF.max_points) == (
-        "Wolf", "monster", 9, 9, 8, 4, 4)
-    assert WOLF.to_dict() == {"name": "Wolf", "kind": "monster", "life": 9, "max_life": 9, "skill": 8,
-                              "stoutness": 4, "max_stoutness": 4}
+        "Wolf",
+        "monster",
+        9,
+        9,
+        8,
+        4,
+        4,
+    )
+    assert WOLF.to_dict() == {
+        "name": "Wolf",
+        "kind": "monster",
+        "life": 9,
+        "max_life": 9,
+        "skill": 8,
+        "stoutness": 4,
+        "max_stoutness": 4,
+    }
     assert Combatant.from_dict(WOLF.to_dict()) == WOLF
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    ({"life": -1}, "life"),
-    ({"life": 13, "max_life": 12}, "life"),
-    ({"life": "many"}, "life"),
-    ({"points": 4, "max_points": 3}, "points"),
-    ({"kind": "dragon"}, "kind"),
-    ({"name": "  "}, "name"),
-    ({"skill": 1.5}, "skill"),
-])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        ({"life": -1}, "life"),
+        ({"life": 13, "max_life": 12}, "life"),
+        ({"life": "many"}, "life"),
+        ({"points": 4, "max_points": 3}, "points"),
+        ({"kind": "dragon"}, "kind"),
+        ({"name": "  "}, "name"),
+        ({"skill": 1.5}, "skill"),
+    ],
+)
 def test_bad_sheets(kwargs, field):
     base = {"name": "Ada", "kind": "hero", "life": 12, "skill": 7, "points": 3}
     with pytest.raises(InputError) as info:
@@ -246,12 +280,19 @@ def test_policy_validation():
 
 
 # -- balance -------------------------------------------------------------------------
-@pytest.mark.parametrize("monster_life,verdict", [(8, "easy"), (9, "even"), (12, "even"), (15, "even"),
-                                                  (16, "hard"), (21, "hard"), (22, "deadly")])
+@pytest.mark.parametrize(
+    "monster_life,verdict",
+    [(8, "easy"), (9, "even"), (12, "even"), (15, "even"), (16, "hard"), (21, "hard"), (22, "deadly")],
+)
 def test_balance_verdicts(monster_life, verdict):
     heroes = [Combatant.hero("Ada", life=5, max_life=12, skill=7)]
     b = encounter_balance(heroes, [Combatant.monster("M", life=monster_life, skill=5)])
-    assert (b.heroes_max_life, b.monsters_life, b.ratio, b.verdict) == (12, monster_life, Fraction(monster_life, 12), verdict)
+    assert (b.heroes_max_life, b.monsters_life, b.ratio, b.verdict) == (
+        12,
+        monster_life,
+        Fraction(monster_life, 12),
+        verdict,
+    )
 
 
 def test_balance_of_a_wolf_pack():
@@ -266,8 +307,24 @@ def test_balance_of_a_wolf_pack():
 
 def test_combat_names_are_exported():
     import engine
-    names = {"WOLF", "AttackOdds", "AttackRecord", "Combatant", "DuelOdds", "Encounter", "Fight", "Policy", "attack",
-             "attack_odds", "duel_odds", "encounter_balance", "generate_monster", "simulate_battle", "simulate_many"}
+
+    names = {
+        "WOLF",
+        "AttackOdds",
+        "AttackRecord",
+        "Combatant",
+        "DuelOdds",
+        "Encounter",
+        "Fight",
+        "Policy",
+        "attack",
+        "attack_odds",
+        "duel_odds",
+        "encounter_balance",
+        "generate_monster",
+        "simulate_battle",
+        "simulate_many",
+    }
     assert names <= set(engine.__all__)
     for name in names:
         assert hasattr(engine, name), name

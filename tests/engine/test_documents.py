@@ -9,7 +9,14 @@ import jsonschema
 import pytest
 
 from engine import FateCheck, GurpsCheck, InputError, OneRingCheck, QuickContest, RegularContest, documents, roll_check
-from engine.documents import Document, dump_document, json_schema, read_document, validate_character, validate_roll_entry
+from engine.documents import (
+    Document,
+    dump_document,
+    json_schema,
+    read_document,
+    validate_character,
+    validate_roll_entry,
+)
 
 FRODO = {
     "name": "Фродо <img src=x onerror=alert(1)>",
@@ -28,7 +35,15 @@ FRODO = {
     "miserable": False,
     "inspired": True,
 }
-SARKA = {"name": "Šárka", "st": 11, "dx": "12", "iq": 10, "ht": 10, "skills": [{"name": "Lockpicking", "level": 9}], "modifiers": [{"name": "Tools", "value": -5}]}
+SARKA = {
+    "name": "Šárka",
+    "st": 11,
+    "dx": "12",
+    "iq": 10,
+    "ht": 10,
+    "skills": [{"name": "Lockpicking", "level": 9}],
+    "modifiers": [{"name": "Tools", "value": -5}],
+}
 HERO = {"name": "Ратибор", "skill": 7, "favour": 2, "favour_max": 3, "life": 12, "life_max": 12}
 
 
@@ -119,7 +134,11 @@ def test_documents_validate_against_the_json_schema():
     schema = json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    for doc in ({**bundle(), "version": documents.VERSION}, json.loads(dump_document("log", rolls=ROLLS)), json.loads(dump_document("characters", systems={}))):
+    for doc in (
+        {**bundle(), "version": documents.VERSION},
+        json.loads(dump_document("log", rolls=ROLLS)),
+        json.loads(dump_document("characters", systems={})),
+    ):
         validator.validate(doc)
     bad = {**bundle(), "version": documents.VERSION}
     bad["systems"]["one-ring"]["characters"][0]["awe"] = 9
@@ -165,12 +184,24 @@ VERSION_0 = {
             "miserable": False,
             "inspired": False,
         },
-        {"system": "gurps", "name": "Šárka", "attributes": {"st": 11, "dx": 12, "iq": 10, "ht": 10}, "skills": [{"name": "Lockpicking", "level": 9}], "modifiers": [{"name": "Tools", "value": -5}]},
+        {
+            "system": "gurps",
+            "name": "Šárka",
+            "attributes": {"st": 11, "dx": 12, "iq": 10, "ht": 10},
+            "skills": [{"name": "Lockpicking", "level": 9}],
+            "modifiers": [{"name": "Tools", "value": -5}],
+        },
         {"system": "fate", "name": "Ратибор", "skill": 7, "favour": 2, "max_favour": 3, "life": 10, "max_life": 12},
         {"system": "fate", "name": "Wolf-bane", "skill": 6},
     ],
     "rolls": [
-        {"system": "one-ring", "check": {"rating": 2, "tn": 13, "feat_mode": "favoured"}, "seed": 42, "character": "Frodo", "time": "20:15"},
+        {
+            "system": "one-ring",
+            "check": {"rating": 2, "tn": 13, "feat_mode": "favoured"},
+            "seed": 42,
+            "character": "Frodo",
+            "time": "20:15",
+        },
         {"system": "gurps-quick", "check": {"a": 14, "b": 12}, "seed": 10, "character": "Šárka"},
         {"system": "gurps-regular", "check": {"a": 18, "b": 16}, "seed": 11},
         {"system": "gurps", "check": {"skill": 12}, "seed": 9, "secret": True},
@@ -182,14 +213,21 @@ def test_version_0_migrates():
     doc = read_document(json.dumps(VERSION_0))
     assert doc.migrated_from == 0 and doc.kind == "bundle"
     frodo = doc.systems["one-ring"]["characters"][0]
-    assert frodo["awareness"] == 2 and frodo["fav_awareness"] is True and frodo["swords"] == 1 and frodo["hope_max"] == 12
+    assert (
+        frodo["awareness"] == 2 and frodo["fav_awareness"] is True and frodo["swords"] == 1 and frodo["hope_max"] == 12
+    )
     sarka = doc.systems["gurps"]["characters"][0]
     assert (sarka["st"], sarka["dx"], sarka["skills"][0]["level"]) == (11, 12, 9)
     assert [c["name"] for c in doc.systems["fate"]["characters"]] == ["Ратибор", "Wolf-bane"]
     assert doc.systems["fate"]["characters"][0]["life_max"] == 12
     rolls = doc.rolls
     assert [r["number"] for r in rolls] == [1, 2, 3, 4]
-    assert [(r["system"], r["kind"]) for r in rolls] == [("one-ring", "roll"), ("gurps", "contest"), ("gurps", "contest"), ("gurps", "roll")]
+    assert [(r["system"], r["kind"]) for r in rolls] == [
+        ("one-ring", "roll"),
+        ("gurps", "contest"),
+        ("gurps", "contest"),
+        ("gurps", "roll"),
+    ]
     assert rolls[0]["result"] == roll_check(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), 42).to_dict()
     assert rolls[2]["check"]["high_skill_rule"] is True
     assert rolls[3]["result"] is None and rolls[3]["revealed"] is False
@@ -260,11 +298,31 @@ BAD_DOCUMENTS = [
     ('{"format": "kostka", "version": 1, "kind": "characters"}', "systems", "type"),
     ('{"format": "kostka", "version": 1, "kind": "log", "rolls": [], "systems": {}}', "systems", "choice"),
     ('{"format": "kostka", "version": 1, "kind": "characters", "systems": []}', "systems", "type"),
-    ('{"format": "kostka", "version": 1, "kind": "characters", "systems": {"dnd": {"characters": []}}}', "systems.dnd", "choice"),
-    ('{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {}}}', "systems.fate.characters", "type"),
-    ('{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": {}}}}', "systems.fate.characters", "type"),
-    ('{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": [], "x": 1}}}', "systems.fate.x", "choice"),
-    ('{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": [], "current": 1}}}', "systems.fate.current", "range"),
+    (
+        '{"format": "kostka", "version": 1, "kind": "characters", "systems": {"dnd": {"characters": []}}}',
+        "systems.dnd",
+        "choice",
+    ),
+    (
+        '{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {}}}',
+        "systems.fate.characters",
+        "type",
+    ),
+    (
+        '{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": {}}}}',
+        "systems.fate.characters",
+        "type",
+    ),
+    (
+        '{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": [], "x": 1}}}',
+        "systems.fate.x",
+        "choice",
+    ),
+    (
+        '{"format": "kostka", "version": 1, "kind": "characters", "systems": {"fate": {"characters": [], "current": 1}}}',
+        "systems.fate.current",
+        "range",
+    ),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", 7)), "systems.one-ring.characters[0].awe", "range"),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", "abc")), "systems.one-ring.characters[0].awe", "type"),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", "")), "systems.one-ring.characters[0].awe", "type"),
@@ -272,19 +330,55 @@ BAD_DOCUMENTS = [
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", [2])), "systems.one-ring.characters[0].awe", "type"),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", 2.5)), "systems.one-ring.characters[0].awe", "type"),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("awe", True)), "systems.one-ring.characters[0].awe", "type"),
-    (_with(lambda d: _chars(d, "one-ring").__setitem__("fav_awe", "yes")), "systems.one-ring.characters[0].fav_awe", "type"),
-    (_with(lambda d: _chars(d, "one-ring").__setitem__("fav_dancing", True)), "systems.one-ring.characters[0].fav_dancing", "choice"),
+    (
+        _with(lambda d: _chars(d, "one-ring").__setitem__("fav_awe", "yes")),
+        "systems.one-ring.characters[0].fav_awe",
+        "type",
+    ),
+    (
+        _with(lambda d: _chars(d, "one-ring").__setitem__("fav_dancing", True)),
+        "systems.one-ring.characters[0].fav_dancing",
+        "choice",
+    ),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("hope", 13)), "systems.one-ring.characters[0].hope", "rule"),
-    (_with(lambda d: _chars(d, "one-ring").__setitem__("name", "x" * 61)), "systems.one-ring.characters[0].name", "range"),
-    (_with(lambda d: _chars(d, "one-ring").__setitem__("name", "a\u0000b")), "systems.one-ring.characters[0].name", "type"),
+    (
+        _with(lambda d: _chars(d, "one-ring").__setitem__("name", "x" * 61)),
+        "systems.one-ring.characters[0].name",
+        "range",
+    ),
+    (
+        _with(lambda d: _chars(d, "one-ring").__setitem__("name", "a\u0000b")),
+        "systems.one-ring.characters[0].name",
+        "type",
+    ),
     (_with(lambda d: _chars(d, "one-ring").__setitem__("name", 5)), "systems.one-ring.characters[0].name", "type"),
     (_with(lambda d: d["systems"]["one-ring"]["characters"].append("Sam")), "systems.one-ring.characters[2]", "type"),
-    (_with(lambda d: d["systems"]["one-ring"].__setitem__("characters", [{}] * 41)), "systems.one-ring.characters", "range"),
-    (_with(lambda d: _chars(d, "gurps")["skills"][0].__setitem__("level", 41)), "systems.gurps.characters[0].skills[0].level", "range"),
-    (_with(lambda d: _chars(d, "gurps")["skills"].append({"name": "x"} | {"lvl": 1})), "systems.gurps.characters[0].skills[1].lvl", "choice"),
+    (
+        _with(lambda d: d["systems"]["one-ring"].__setitem__("characters", [{}] * 41)),
+        "systems.one-ring.characters",
+        "range",
+    ),
+    (
+        _with(lambda d: _chars(d, "gurps")["skills"][0].__setitem__("level", 41)),
+        "systems.gurps.characters[0].skills[0].level",
+        "range",
+    ),
+    (
+        _with(lambda d: _chars(d, "gurps")["skills"].append({"name": "x"} | {"lvl": 1})),
+        "systems.gurps.characters[0].skills[1].lvl",
+        "choice",
+    ),
     (_with(lambda d: _chars(d, "gurps").__setitem__("skills", {"a": 1})), "systems.gurps.characters[0].skills", "type"),
-    (_with(lambda d: _chars(d, "gurps").__setitem__("skills", [{}] * 41)), "systems.gurps.characters[0].skills", "range"),
-    (_with(lambda d: _chars(d, "gurps")["modifiers"][0].__setitem__("value", -31)), "systems.gurps.characters[0].modifiers[0].value", "range"),
+    (
+        _with(lambda d: _chars(d, "gurps").__setitem__("skills", [{}] * 41)),
+        "systems.gurps.characters[0].skills",
+        "range",
+    ),
+    (
+        _with(lambda d: _chars(d, "gurps")["modifiers"][0].__setitem__("value", -31)),
+        "systems.gurps.characters[0].modifiers[0].value",
+        "range",
+    ),
     (_with(lambda d: _chars(d, "gurps").__setitem__("st", 0)), "systems.gurps.characters[0].st", "range"),
     (_with(lambda d: _chars(d, "fate").__setitem__("life", 13)), "systems.fate.characters[0].life", "rule"),
     (_with(lambda d: _chars(d, "fate").__setitem__("favour", 4)), "systems.fate.characters[0].favour", "rule"),
@@ -314,7 +408,9 @@ BAD_DOCUMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "field", "code"), BAD_DOCUMENTS, ids=[f"{i}-{f}-{c}" for i, (_, f, c) in enumerate(BAD_DOCUMENTS)])
+@pytest.mark.parametrize(
+    ("text", "field", "code"), BAD_DOCUMENTS, ids=[f"{i}-{f}-{c}" for i, (_, f, c) in enumerate(BAD_DOCUMENTS)]
+)
 def test_bad_documents_name_the_field(text, field, code):
     with pytest.raises(InputError) as info:
         read_document(text)
@@ -455,7 +551,10 @@ def test_lenient_reading_keeps_everything_readable_and_lists_the_rest():
     assert all(p.message for p in read.problems)
     kept = read.systems["one-ring"]["characters"]
     assert len(kept) == 2 and "awe" not in kept[0] and "hope" not in kept[0] and kept[0]["stealth"] == 3
-    assert read.systems["gurps"]["characters"][0]["skills"] == [{"name": "Lockpicking", "level": 9}, {"name": "Stealth"}]
+    assert read.systems["gurps"]["characters"][0]["skills"] == [
+        {"name": "Lockpicking", "level": 9},
+        {"name": "Stealth"},
+    ]
     assert set(read.systems) == {"one-ring", "gurps", "fate"} and read.systems["fate"]["current"] == 0
     assert [r["number"] for r in read.rolls] == [2, 3, 4, 5, 6, 7]
     assert [m["name"] for m in read.monsters["characters"]] == ["Wolf", "Bad"]

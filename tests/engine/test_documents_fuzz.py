@@ -48,8 +48,46 @@ def test_random_bytes(data):
     _refused_or_sound(data)
 
 
-KEYS = ["format", "version", "kind", "systems", "rolls", "characters", "one-ring", "gurps", "fate", "current", "name", "awe", "fav_awe", "hope", "skills", "level", "check", "seed", "result", "number", "system", ""]
-TEXTS = ["kostka", "characters", "log", "bundle", "one-ring", "roll", "contest", "12", "-3", "", "x" * 70, "ж", "\u0000", "<b>"]
+KEYS = [
+    "format",
+    "version",
+    "kind",
+    "systems",
+    "rolls",
+    "characters",
+    "one-ring",
+    "gurps",
+    "fate",
+    "current",
+    "name",
+    "awe",
+    "fav_awe",
+    "hope",
+    "skills",
+    "level",
+    "check",
+    "seed",
+    "result",
+    "number",
+    "system",
+    "",
+]
+TEXTS = [
+    "kostka",
+    "characters",
+    "log",
+    "bundle",
+    "one-ring",
+    "roll",
+    "contest",
+    "12",
+    "-3",
+    "",
+    "x" * 70,
+    "ж",
+    "\u0000",
+    "<b>",
+]
 
 
 def json_from_bytes(data: bytes) -> object:
@@ -87,7 +125,14 @@ def test_random_json_values(data):
     value = json_from_bytes(data)
     _refused_or_sound(json.dumps(value))
     kind = ["characters", "log", "bundle", "spells"][data[0] % 4] if data else "log"
-    header = {"format": "kostka", "version": (data[-1] % 3) if data else 1, "kind": kind, "systems": value, "rolls": value, "characters": value}
+    header = {
+        "format": "kostka",
+        "version": (data[-1] % 3) if data else 1,
+        "kind": kind,
+        "systems": value,
+        "rolls": value,
+        "characters": value,
+    }
     _refused_or_sound(json.dumps(header))
 
 
@@ -97,7 +142,11 @@ EDIT_CHARS = '{}[]",:0123456789-.eE truefalsnul\\u"ж'
 
 def _edit(text: str, program: bytes) -> str:
     for k in range(0, len(program) - 3, 4):
-        op, position, char = program[k] % 4, program[k + 1] * 256 + program[k + 2], EDIT_CHARS[program[k + 3] % len(EDIT_CHARS)]
+        op, position, char = (
+            program[k] % 4,
+            program[k + 1] * 256 + program[k + 2],
+            EDIT_CHARS[program[k + 3] % len(EDIT_CHARS)],
+        )
         i = position % (len(text) + 1)
         if op == 0:
             text = text[:i] + char + text[i + 1 :]
@@ -128,7 +177,31 @@ def _paths(value, prefix=()):
 
 TREES = [bundle(), VERSION_0]
 PATHS = [[p for p in _paths(tree) if p] for tree in TREES]
-REPLACEMENTS = [None, True, False, 0, -1, 1, 7, 99, 2**64, -(2**70), 1.5, 1e300, "", "x", "12", "-3", "ж" * 70, "\u0000", [], [1], {}, {"x": 1}, [None] * 50]
+REPLACEMENTS = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    7,
+    99,
+    2**64,
+    -(2**70),
+    1.5,
+    1e300,
+    "",
+    "x",
+    "12",
+    "-3",
+    "ж" * 70,
+    "\u0000",
+    [],
+    [1],
+    {},
+    {"x": 1},
+    [None] * 50,
+]
 
 
 @fuzz(2000)
@@ -148,4 +221,9 @@ def test_documents_with_one_value_replaced(program):
     strict = _refused_or_sound(text)
     lenient = _refused_or_sound(text, lenient=True)
     if strict is not None:  # what reads strictly reads the same leniently, with nothing left out
-        assert lenient is not None and not lenient.problems and lenient.systems == strict.systems and lenient.rolls == strict.rolls
+        assert (
+            lenient is not None
+            and not lenient.problems
+            and lenient.systems == strict.systems
+            and lenient.rolls == strict.rolls
+        )

@@ -135,7 +135,13 @@ def test_engine_imports_only_the_standard_library():
         "import sys, json; before = set(sys.modules); import engine, engine.cli; "
         "print(json.dumps(sorted(set(sys.modules) - before)))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2]).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    ).stdout
     loaded = json.loads(out)
     outside = sorted({m.split(".")[0] for m in loaded} - set(sys.stdlib_module_names) - {"engine"})
     assert outside == []

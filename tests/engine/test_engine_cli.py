@@ -30,7 +30,9 @@ def ok(*args: str) -> dict:
 
 
 def test_odds_one_ring():
-    data = ok("odds", "one-ring", "--rating", "2", "--tn", "13", "--favoured", "--weary", "--miserable", "--bonus-dice", "1")
+    data = ok(
+        "odds", "one-ring", "--rating", "2", "--tn", "13", "--favoured", "--weary", "--miserable", "--bonus-dice", "1"
+    )
     expected = odds_of(OneRingCheck(rating=2, tn=13, feat_mode="favoured", weary=True, miserable=True, bonus_dice=1))
     for key in ("p_success", "p_great", "p_extraordinary"):
         assert data[key] == float(getattr(expected, key))
@@ -61,9 +63,18 @@ def test_odds_contests_and_fate():
 
 
 def test_rolls_match_the_engine():
-    assert ok("roll", "one-ring", "--rating", "2", "--tn", "13", "--seed", "42") == roll_check(OneRingCheck(rating=2, tn=13), 42).to_dict()
-    assert ok("roll", "gurps", "--skill", "9", "--modifier", "-5", "--modifier", "+10", "--seed", "7") == roll_check(GurpsCheck(9, (-5, 10)), 7).to_dict()
-    assert ok("roll", "fate", "--skill", "7", "--favour", "1", "--favour-held", "2", "--seed", "3") == roll_check(FateCheck(7, 0, 1, 2), 3).to_dict()
+    assert (
+        ok("roll", "one-ring", "--rating", "2", "--tn", "13", "--seed", "42")
+        == roll_check(OneRingCheck(rating=2, tn=13), 42).to_dict()
+    )
+    assert (
+        ok("roll", "gurps", "--skill", "9", "--modifier", "-5", "--modifier", "+10", "--seed", "7")
+        == roll_check(GurpsCheck(9, (-5, 10)), 7).to_dict()
+    )
+    assert (
+        ok("roll", "fate", "--skill", "7", "--favour", "1", "--favour-held", "2", "--seed", "3")
+        == roll_check(FateCheck(7, 0, 1, 2), 3).to_dict()
+    )
     assert ok("roll", "gurps-quick", "--a", "12", "--b", "11", "--seed", "9")["winner"] in ("a", "b", None)
     assert ok("roll", "gurps-regular", "--a", "12", "--b", "11", "--seed", "9")["decided"] is True
     unseeded = ok("roll", "fate", "--skill", "7")

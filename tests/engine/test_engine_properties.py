@@ -123,7 +123,12 @@ def test_bad_seed_raises_our_error(seed):
     assert info.value.field == "seed"
 
 
-@given(st.sampled_from(sorted(CHECKS)), st.dictionaries(st.text(max_size=6), st.one_of(st.integers(), st.text(max_size=4), st.none(), st.booleans()), max_size=4))
+@given(
+    st.sampled_from(sorted(CHECKS)),
+    st.dictionaries(
+        st.text(max_size=6), st.one_of(st.integers(), st.text(max_size=4), st.none(), st.booleans()), max_size=4
+    ),
+)
 def test_arbitrary_dicts_give_a_check_or_our_error(system, data):
     try:
         check = make_check(system, data)
@@ -143,10 +148,18 @@ def test_spending_icons_never_exceeds_them(check, seed, choices):
             spend_icons(rolled, choices)
 
 
-@pytest.mark.parametrize("value", ["9" * 5000, 10**5000, -(10**200), "x" * 1000, [1] * 1000], ids=["digits", "huge", "negative", "text", "list"])
+@pytest.mark.parametrize(
+    "value",
+    ["9" * 5000, 10**5000, -(10**200), "x" * 1000, [1] * 1000],
+    ids=["digits", "huge", "negative", "text", "list"],
+)
 def test_huge_values_give_a_short_message(value):
     """Huge numbers (beyond Python's 4300-digit text limit) and long texts are refused briefly."""
-    for make in (lambda: OneRingCheck(rating=value), lambda: GurpsCheck(value), lambda: FateCheck(7, favour_held=value)):
+    for make in (
+        lambda: OneRingCheck(rating=value),
+        lambda: GurpsCheck(value),
+        lambda: FateCheck(7, favour_held=value),
+    ):
         with pytest.raises(InputError) as info:
             make()
         assert len(str(info.value)) < 120

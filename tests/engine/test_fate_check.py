@@ -85,7 +85,13 @@ def test_two_d6():
 
 @pytest.mark.parametrize(
     "kwargs,field",
-    [({"skill": "abc"}, "skill"), ({"skill": -1}, "skill"), ({"skill": 5, "difficulty": 99}, "difficulty"), ({"skill": 5, "favour_spent": -2}, "favour_spent"), ({"skill": 5, "favour_held": "x"}, "favour_held")],
+    [
+        ({"skill": "abc"}, "skill"),
+        ({"skill": -1}, "skill"),
+        ({"skill": 5, "difficulty": 99}, "difficulty"),
+        ({"skill": 5, "favour_spent": -2}, "favour_spent"),
+        ({"skill": 5, "favour_held": "x"}, "favour_held"),
+    ],
 )
 def test_bad_input(kwargs, field):
     with pytest.raises(InputError) as info:
@@ -114,7 +120,13 @@ def test_the_source_example_on_the_command_line(capsys):
         return json.loads(capsys.readouterr().out)
 
     plain = roll()
-    assert (plain["dice"], plain["result"], plain["skill"], plain["success"], plain["margin"]) == ([3, 2], 7, 7, False, 0)
+    assert (plain["dice"], plain["result"], plain["skill"], plain["success"], plain["margin"]) == (
+        [3, 2],
+        7,
+        7,
+        False,
+        0,
+    )
     assert plain["check"]["ties_succeed"] is False
     spent = roll("--favour", "2", "--favour-held", "2")
     assert (spent["result"], spent["success"], spent["favour_left"]) == (5, True, 0)

@@ -28,6 +28,7 @@ def _leaves(tree):
 
 def _weapons(doc):
     """Weapons in hand: of traits that are not disabled, equipment that is equipped, skills and spells."""
+
     def walk(items, key):
         for item in items or []:
             if item.get("disabled") or (key == "equipment" and item.get("equipped") is False):
@@ -111,17 +112,39 @@ def _read(doc):
 def test_containers_techniques_and_rows_without_a_level():
     doc = _sheet()
     doc["skills"] = [
-        {"id": "S1", "name": "Combat", "children": [
-            {"id": "s1", "name": "Broadsword", "difficulty": "dx/a", "calc": {"level": 14, "rsl": "DX+1"}},
-            {"id": "S2", "name": "Inner", "children": [
-                {"id": "q1", "name": "Disarming", "default": {"type": "skill", "name": "Broadsword"}, "difficulty": "h", "calc": {"level": 16, "rsl": "+2"}},
-                {"id": "s2", "name": "Guns", "specialization": "Pistol", "calc": {"level": 11}},
-            ]},
-        ]},
+        {
+            "id": "S1",
+            "name": "Combat",
+            "children": [
+                {"id": "s1", "name": "Broadsword", "difficulty": "dx/a", "calc": {"level": 14, "rsl": "DX+1"}},
+                {
+                    "id": "S2",
+                    "name": "Inner",
+                    "children": [
+                        {
+                            "id": "q1",
+                            "name": "Disarming",
+                            "default": {"type": "skill", "name": "Broadsword"},
+                            "difficulty": "h",
+                            "calc": {"level": 16, "rsl": "+2"},
+                        },
+                        {"id": "s2", "name": "Guns", "specialization": "Pistol", "calc": {"level": 11}},
+                    ],
+                },
+            ],
+        },
         {"id": "s3", "name": "Savoir-Faire", "specialization": "High Society"},
     ]
-    doc["spells"] = [{"id": "P1", "name": "Fire", "children": [{"id": "p1", "name": "Ignite Fire", "calc": {"level": 12, "rsl": "IQ+1"}},
-                                                              {"id": "p2", "name": "Haircut", "prereq_count": 8}]}]
+    doc["spells"] = [
+        {
+            "id": "P1",
+            "name": "Fire",
+            "children": [
+                {"id": "p1", "name": "Ignite Fire", "calc": {"level": 12, "rsl": "IQ+1"}},
+                {"id": "p2", "name": "Haircut", "prereq_count": 8},
+            ],
+        }
+    ]
     result = _read(doc)
     assert result.character["skills"] == [
         {"name": "Broadsword", "level": 14},
@@ -159,7 +182,9 @@ def test_markup_in_names_stays_text():
     doc = _sheet(profile={"name": '<img src=x onerror="alert(1)"> Rat\u202e'})
     doc["skills"][0]["name"] = "<b>Brawling</b>"
     char = _read(doc).character
-    assert char["name"] == '<img src=x onerror="alert(1)"> Rat'  # the format character is dropped, the rest kept as text
+    assert (
+        char["name"] == '<img src=x onerror="alert(1)"> Rat'
+    )  # the format character is dropped, the rest kept as text
     assert char["skills"][0]["name"] == "<b>Brawling</b>"
     assert len(_read(_sheet(profile={"name": "x" * 500})).character["name"]) == 60
 
@@ -291,16 +316,31 @@ def test_the_importer_does_not_change_its_input():
 
 def test_placeholders_are_filled_in_as_gcs_shows_them():
     doc = _sheet()
-    doc["skills"] = [{"id": "s", "name": "Hobby Skill (@Hobby@)", "specialization": "@Kind@", "replacements": {"Hobby": "Cooking", "Kind": "Pies"},
-                      "calc": {"level": 11}}, {"id": "t", "name": "Lore (@Subject@)", "calc": {"level": 9}}]
-    assert _read(doc).character["skills"] == [{"name": "Hobby Skill (Cooking) (Pies)", "level": 11}, {"name": "Lore (@Subject@)", "level": 9}]
+    doc["skills"] = [
+        {
+            "id": "s",
+            "name": "Hobby Skill (@Hobby@)",
+            "specialization": "@Kind@",
+            "replacements": {"Hobby": "Cooking", "Kind": "Pies"},
+            "calc": {"level": 11},
+        },
+        {"id": "t", "name": "Lore (@Subject@)", "calc": {"level": 9}},
+    ]
+    assert _read(doc).character["skills"] == [
+        {"name": "Hobby Skill (Cooking) (Pies)", "level": 11},
+        {"name": "Lore (@Subject@)", "level": 9},
+    ]
 
 
 def test_parry_and_block_come_only_from_weapons_in_hand():
     doc = json.loads((DATA / "goblin-shaman.gcs").read_text(encoding="utf-8"))
     shield = next(e for e in doc["equipment"] if e["description"] == "Small Shield")
     shield["equipped"] = False
-    doc["other_equipment"] = [{"id": "x", "description": "Spare shield", "weapons": [{"id": "w", "calc": {"block": "14", "parry": "15"}}]}]
-    doc["traits"].append({"id": "t", "name": "Off", "disabled": True, "weapons": [{"id": "w2", "calc": {"parry": "16"}}]})
+    doc["other_equipment"] = [
+        {"id": "x", "description": "Spare shield", "weapons": [{"id": "w", "calc": {"block": "14", "parry": "15"}}]}
+    ]
+    doc["traits"].append(
+        {"id": "t", "name": "Off", "disabled": True, "weapons": [{"id": "w2", "calc": {"parry": "16"}}]}
+    )
     char = _read(doc).character
     assert "block" not in char and char["parry"] == 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -41,7 +41,7 @@ def _rules(total: int, skill: int) -> str:
     return "failure"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute(skill: int) -> Counter:
     return Counter(_rules(sum(t), skill) for t in THROWS)
 
@@ -71,7 +71,9 @@ def test_success_roll_matches_brute_force(skill, defence):
     assert got.p_failure == Fraction(counts["failure"] + counts["critical_failure"], 216)
     assert sum(got.outcomes.values()) == 1
     assert got.by_roll == {total: _rules(total, skill) for total in range(3, 19)}
-    assert got.margins.probabilities() == {m: Fraction(w, 216) for m, w in Counter(skill - sum(t) for t in THROWS).items()}
+    assert got.margins.probabilities() == {
+        m: Fraction(w, 216) for m, w in Counter(skill - sum(t) for t in THROWS).items()
+    }
 
 
 def test_rule_edges():

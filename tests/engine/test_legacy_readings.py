@@ -73,7 +73,7 @@ def test_old_logs_import_with_the_reading_they_were_rolled_under(key):
     doc = read_document(json.dumps(old))
     assert doc.migrated_from == 1
     assert len(doc.rolls) == len(old["rolls"])
-    for before, after in zip(old["rolls"], doc.rolls):
+    for before, after in zip(old["rolls"], doc.rolls, strict=False):
         if before["result"] is None:
             assert after["result"] is None
             continue
@@ -101,7 +101,12 @@ def test_an_edited_old_log_is_still_refused():
 
 
 def test_a_version_0_tie_migrates_as_it_was_rolled():
-    doc = {"format": "kostka", "version": 0, "kind": "log", "rolls": [{"system": "fate", "check": {"skill": 7, "difficulty": 2}, "seed": 21}]}
+    doc = {
+        "format": "kostka",
+        "version": 0,
+        "kind": "log",
+        "rolls": [{"system": "fate", "check": {"skill": 7, "difficulty": 2}, "seed": 21}],
+    }
     entry = read_document(json.dumps(doc)).rolls[0]
     assert entry["check"]["ties_succeed"] is True and entry["result"]["success"] is True
 
@@ -109,7 +114,14 @@ def test_a_version_0_tie_migrates_as_it_was_rolled():
 def test_new_entries_keep_their_reading():
     for ties in (False, True):
         check = FateCheck(7, difficulty=2, ties_succeed=ties)
-        entry = {"number": 1, "system": "fate", "kind": "roll", "check": check.to_dict(), "seed": 21, "result": roll_check(check, 21).to_dict()}
+        entry = {
+            "number": 1,
+            "system": "fate",
+            "kind": "roll",
+            "check": check.to_dict(),
+            "seed": 21,
+            "result": roll_check(check, 21).to_dict(),
+        }
         doc = {"format": "kostka", "version": documents.VERSION, "kind": "log", "rolls": [entry]}
         assert read_document(json.dumps(doc)).rolls[0]["result"]["success"] is ties
     gandalf = OneRingCheck(rating=2, tn=14)

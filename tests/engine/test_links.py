@@ -11,8 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_check, seeds
 
-from engine import CHECKS, FateCheck, GurpsCheck, InputError, OneRingCheck, QuickContest, RegularContest, roll_check
-from engine import links
+from engine import (
+    CHECKS,
+    FateCheck,
+    GurpsCheck,
+    InputError,
+    OneRingCheck,
+    QuickContest,
+    RegularContest,
+    links,
+    roll_check,
+)
 from engine.links import Claim, Kind, Status, decode_link, encode_link, verify
 
 # -- cases ------------------------------------------------------------------------------------------
@@ -32,7 +41,11 @@ GURPS = [
 ]
 QUICK = [QuickContest(a=14, b=12), QuickContest(a=-20, b=40), QuickContest(a=10, b=10)]
 REGULAR = [RegularContest(a=18, b=16), RegularContest(a=18, b=16, high_skill_rule=False), RegularContest(a=-5, b=-5)]
-FATE = [FateCheck(skill=7), FateCheck(skill=7, difficulty=2, favour_spent=1, favour_held=3), FateCheck(skill=0, difficulty=-20)]
+FATE = [
+    FateCheck(skill=7),
+    FateCheck(skill=7, difficulty=2, favour_spent=1, favour_held=3),
+    FateCheck(skill=0, difficulty=-20),
+]
 ALL_CHECKS = ONE_RING + GURPS + QUICK + REGULAR + FATE
 
 #: The longest texts allowed, in two-byte letters (Cyrillic and Czech).
@@ -84,7 +97,13 @@ def test_roll_link_round_trip_every_system_and_mode(check):
         original = roll_check(check, seed).to_dict()
         text = links.encode_roll_link(check, seed=seed, name="Фродо Торбинс", label="Awareness")
         link = decode_link(text)
-        assert (link.kind, link.check, link.seed, link.name, link.label) == (Kind.ROLL, check, seed, "Фродо Торбинс", "Awareness")
+        assert (link.kind, link.check, link.seed, link.name, link.label) == (
+            Kind.ROLL,
+            check,
+            seed,
+            "Фродо Торбинс",
+            "Awareness",
+        )
         verdict = verify(text)
         assert verdict.status is Status.VERIFIED and verdict.mismatches == ()
         assert verdict.roll.to_dict() == original
@@ -129,7 +148,14 @@ def test_secret_roll_round_trip(check):
 def test_check_link_round_trip(check):
     text = links.encode_check_link(check, name="Sam", label="Awareness")
     link = decode_link(text)
-    assert (link.kind, link.check, link.name, link.label, link.seed, link.claim) == (Kind.CHECK, check, "Sam", "Awareness", None, None)
+    assert (link.kind, link.check, link.name, link.label, link.seed, link.claim) == (
+        Kind.CHECK,
+        check,
+        "Sam",
+        "Awareness",
+        None,
+        None,
+    )
     verdict = verify(text)
     assert verdict.verified and verdict.roll is None
 
@@ -238,7 +264,13 @@ def _tampered_links(link):
                 out.append((f"check.{key}", dataclasses.replace(link, check=changed)))
     for system, cls in CHECKS.items():
         if system != link.system:
-            defaults = {"one-ring": {}, "gurps": {"skill": 12}, "gurps-quick": {"a": 10, "b": 10}, "gurps-regular": {"a": 10, "b": 10}, "fate": {"skill": 7}}
+            defaults = {
+                "one-ring": {},
+                "gurps": {"skill": 12},
+                "gurps-quick": {"a": 10, "b": 10},
+                "gurps-regular": {"a": 10, "b": 10},
+                "fate": {"skill": 7},
+            }
             other = dataclasses.replace(link, system=system, check=cls.from_dict(defaults[system]))
             if link.claim is not None:
                 other = dataclasses.replace(other, claim=Claim((1,) * 3, links.OUTCOMES[system][0]))
@@ -254,7 +286,12 @@ def _tampered_links(link):
             out.append(("session", dataclasses.replace(link, session_code=None, number=None, seed=link.seed or 7)))
     elif link.kind is not Kind.CHECK:
         out.append(("session", dataclasses.replace(link, session_code="MORIA", number=1)))
-    if link.seed is not None and link.kind in (Kind.ROLL, Kind.REVEALED) and link.session_code is None or link.kind is Kind.REVEALED:
+    if (
+        link.seed is not None
+        and link.kind in (Kind.ROLL, Kind.REVEALED)
+        and link.session_code is None
+        or link.kind is Kind.REVEALED
+    ):
         for flip in (1, 2**32, 2**63):
             out.append(("seed", dataclasses.replace(link, seed=link.seed ^ flip)))
     if link.claim is not None:
@@ -267,8 +304,12 @@ def _tampered_links(link):
         out.append(("claim.dice", dataclasses.replace(link, claim=dataclasses.replace(claim, dice=claim.dice + (3,)))))
         for outcome in links.OUTCOMES[link.system]:
             if outcome != claim.outcome:
-                out.append(("claim.outcome", dataclasses.replace(link, claim=dataclasses.replace(claim, outcome=outcome))))
-        out.append(("claim.rounds", dataclasses.replace(link, claim=dataclasses.replace(claim, rounds=claim.rounds + 1))))
+                out.append(
+                    ("claim.outcome", dataclasses.replace(link, claim=dataclasses.replace(claim, outcome=outcome)))
+                )
+        out.append(
+            ("claim.rounds", dataclasses.replace(link, claim=dataclasses.replace(claim, rounds=claim.rounds + 1)))
+        )
     if link.commitment is not None and link.kind is Kind.SECRET:
         for i in (0, 7, 15):
             flipped = bytearray(link.commitment)
@@ -278,7 +319,9 @@ def _tampered_links(link):
         if kind is not link.kind:
             other = dataclasses.replace(link, kind=kind)
             if kind in (Kind.ROLL, Kind.REVEALED) and other.claim is None:
-                other = dataclasses.replace(other, claim=Claim((1, 1, 1), links.OUTCOMES[link.system][0]), seed=other.seed or 1)
+                other = dataclasses.replace(
+                    other, claim=Claim((1, 1, 1), links.OUTCOMES[link.system][0]), seed=other.seed or 1
+                )
             if kind is Kind.SECRET and other.commitment is None:
                 other = dataclasses.replace(other, commitment=bytes(16))
             if kind is Kind.ROLL and other.session_code is None and other.seed is None:
@@ -368,7 +411,9 @@ def test_a_sealed_link_reveals_nothing_about_the_dice():
     la, lb = decode_link(a.link), decode_link(b.link)
     # same length, same fields; only the commitment (and the digest over it) differ
     assert len(a.link) == len(b.link)
-    assert dataclasses.replace(la, commitment=None, digest=b"", payload="") == dataclasses.replace(lb, commitment=None, digest=b"", payload="")
+    assert dataclasses.replace(la, commitment=None, digest=b"", payload="") == dataclasses.replace(
+        lb, commitment=None, digest=b"", payload=""
+    )
     assert la.seed is None and la.claim is None
     assert str(a.seed) not in a.link and a.reveal not in a.link
     assert links.decode_reveal_code(a.reveal) == 10**15 + 1
@@ -404,11 +449,15 @@ def test_wrong_reveal_codes():
 def test_every_kind_of_link_fits_the_length_limit_at_worst_case(check):
     longest = 0
     for seed in range(40):
-        secret = links.encode_secret_link(check, seed=seed, name=WORST_NAME, label=WORST_LABEL, session_code=WORST_CODE, number=links.MAX_NUMBER)
+        secret = links.encode_secret_link(
+            check, seed=seed, name=WORST_NAME, label=WORST_LABEL, session_code=WORST_CODE, number=links.MAX_NUMBER
+        )
         texts = [
             links.encode_check_link(check, name=WORST_NAME, label=WORST_LABEL),
             links.encode_roll_link(check, seed=2**64 - 1 - seed, name=WORST_NAME, label=WORST_LABEL),
-            links.encode_roll_link(check, session_code=WORST_CODE, number=links.MAX_NUMBER - seed, name=WORST_NAME, label=WORST_LABEL),
+            links.encode_roll_link(
+                check, session_code=WORST_CODE, number=links.MAX_NUMBER - seed, name=WORST_NAME, label=WORST_LABEL
+            ),
             secret.link,
             secret.revealed_link,
         ]
@@ -416,8 +465,14 @@ def test_every_kind_of_link_fits_the_length_limit_at_worst_case(check):
             assert verify(text).status in (Status.VERIFIED, Status.SEALED)
             longest = max(longest, len(text))
     # a regular contest's claim holds the number of rounds: the most the engine rolls is 1000
-    link = decode_link(links.encode_roll_link(check, session_code=WORST_CODE, number=links.MAX_NUMBER, name=WORST_NAME, label=WORST_LABEL))
-    padded = dataclasses.replace(link, claim=dataclasses.replace(link.claim, rounds=1000, dice=link.claim.dice + (0,) * 14))
+    link = decode_link(
+        links.encode_roll_link(
+            check, session_code=WORST_CODE, number=links.MAX_NUMBER, name=WORST_NAME, label=WORST_LABEL
+        )
+    )
+    padded = dataclasses.replace(
+        link, claim=dataclasses.replace(link.claim, rounds=1000, dice=link.claim.dice + (0,) * 14)
+    )
     longest = max(longest, len(encode_link(padded)))
     assert longest <= links.MAX_PAYLOAD_LENGTH
     assert len(WORST_NAME.encode()) == links.MAX_NAME_BYTES
@@ -429,7 +484,10 @@ def test_long_names_and_labels_are_shortened_within_characters_and_utf8_bytes():
     assert decode_link(links.encode_check_link(check, name="Ж" * 41)).name == "Ж" * 38 + "…"  # 38 × 2 bytes + 3 ≤ 80
     # 27 characters of three bytes each are 81 bytes: cut to fit 80 bytes, the ellipsis included
     assert decode_link(links.encode_check_link(check, name="あ" * 27)).name == "あ" * 25 + "…"
-    assert decode_link(links.encode_check_link(check, label="Lockpicking (with tools) in the dark")).label == "Lockpicking (with tools…"
+    assert (
+        decode_link(links.encode_check_link(check, label="Lockpicking (with tools) in the dark")).label
+        == "Lockpicking (with tools…"
+    )
     # the session seed is derived from the name as the link carries it, so both agree
     long_name = "Aragorn, son of Arathorn, heir of Isildur, Elessar"
     text = links.encode_roll_link(check, session_code="S", number=1, name=long_name)
@@ -504,7 +562,10 @@ def _payload(body: bytes) -> str:
         (bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([0x41]), "link.claim.dice"),
         (bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([3, 0x12, 0x31, 0, 0]), "link.claim.dice"),
         (bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([3, 0x12, 0x30, 7, 0]), "link.claim.outcome"),
-        (bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([3, 0x12, 0x30, 0]) + b"\xff" * 11, "link.claim.rounds"),
+        (
+            bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([3, 0x12, 0x30, 0]) + b"\xff" * 11,
+            "link.claim.rounds",
+        ),
         (bytes([0x81, 0x00, 0, 1, 0x18, 0, 0, 0, 0]), "link"),  # an over-long varint: not canonical
         (bytes([1, 1, 1, 0x18, 0, 0, 0, 0, 0]) + bytes(8) + bytes([3, 0x12, 0x30, 0, 0, 0]), "link"),  # a byte too many
     ],
@@ -518,7 +579,24 @@ def test_malformed_payloads_name_the_field(body, field):
 
 @pytest.mark.parametrize(
     "text",
-    [None, 42, b"AQE", "", "   ", "A", "AQEA=", "AQ EA", "ÄÖÜ", "a" * 301, "a" * 5000, "#r=", "?r=%00", "r=AQ==", "x=1&y=2", "http://x/?" + "&".join(["a=1"] * 50)],
+    [
+        None,
+        42,
+        b"AQE",
+        "",
+        "   ",
+        "A",
+        "AQEA=",
+        "AQ EA",
+        "ÄÖÜ",
+        "a" * 301,
+        "a" * 5000,
+        "#r=",
+        "?r=%00",
+        "r=AQ==",
+        "x=1&y=2",
+        "http://x/?" + "&".join(["a=1"] * 50),
+    ],
 )
 def test_garbage_is_refused(text):
     with pytest.raises(InputError) as info:

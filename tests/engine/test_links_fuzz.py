@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from strategies import assert_clear_refusal, fuzz
 from test_documents_fuzz import json_from_bytes
 
-from engine import InputError
-from engine import links
+from engine import InputError, links
 from engine.links import Status, verify
 
 B64 = string.ascii_letters + string.digits + "-_"
@@ -78,7 +77,11 @@ INSERTS = B64 + "=%#?&"
 def _mutate(text: str, program: bytes) -> str:
     """Apply edits read from ``program``, three bytes each: operation, position, character."""
     for k in range(0, len(program) - 2, 3):
-        op, position, char = program[k] % 5, program[k + 1] + 256 * (program[k] & 1), INSERTS[program[k + 2] % len(INSERTS)]
+        op, position, char = (
+            program[k] % 5,
+            program[k + 1] + 256 * (program[k] & 1),
+            INSERTS[program[k + 2] % len(INSERTS)],
+        )
         i = position % (len(text) + 1)
         if op == 0:
             text = text[:i] + char + text[i + 1 :]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.node
 
 # Runs in both interpreters: makes links of every kind and verifies the given ones.
-SCRIPT = r'''
+SCRIPT = r"""
 import json
 from engine import CHECKS, links
 
@@ -51,13 +51,20 @@ def check(texts):
     return [links.verify(t).to_dict() for t in texts]
 
 MADE = make()
-'''
+"""
 
 
 def _pyodide_dir() -> Path | None:
-    candidates = [os.environ.get("KOSTKA_PYODIDE", ""), *sorted((ROOT / ".cache" / "npm").glob("pyodide-*/package"), reverse=True)]
+    candidates = [
+        os.environ.get("KOSTKA_PYODIDE", ""),
+        *sorted((ROOT / ".cache" / "npm").glob("pyodide-*/package"), reverse=True),
+    ]
     for candidate in candidates:
-        if candidate and (Path(candidate) / "pyodide.js").is_file() and (Path(candidate) / "pyodide.asm.wasm").is_file():
+        if (
+            candidate
+            and (Path(candidate) / "pyodide.js").is_file()
+            and (Path(candidate) / "pyodide.asm.wasm").is_file()
+        ):
             return Path(candidate)
     return None
 

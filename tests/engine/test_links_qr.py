@@ -7,8 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from engine import FateCheck, GurpsCheck, InputError, OneRingCheck
-from engine import links
+from engine import FateCheck, GurpsCheck, InputError, OneRingCheck, links
 
 segno = pytest.importorskip("segno")
 zxingcpp = pytest.importorskip("zxingcpp")
@@ -46,7 +45,11 @@ def _worst_links():
 
 @pytest.mark.parametrize("site", [SITE, LONG_SITE])
 def test_qr_decodes_back_to_the_link(site):
-    payloads = [links.encode_roll_link(OneRingCheck(rating=2, tn=13), seed=42, name="Фродо"), links.encode_check_link(FateCheck(skill=7), label="Awareness"), *_worst_links()]
+    payloads = [
+        links.encode_roll_link(OneRingCheck(rating=2, tn=13), seed=42, name="Фродо"),
+        links.encode_check_link(FateCheck(skill=7), label="Awareness"),
+        *_worst_links(),
+    ]
     for payload in payloads:
         url = links.link_url(site, payload)
         qr = make_qr(url)

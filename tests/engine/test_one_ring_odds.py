@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import factorial, prod
 
 import pytest
@@ -45,7 +45,9 @@ def _outcome(kept: int, success_faces: tuple[int, ...], weary: bool, miserable: 
     return _outcome_of_sums(kept, plain, weary_sum, min(success_faces.count(6), 2), weary, miserable)
 
 
-def _outcome_of_sums(kept: int, plain: int, weary_sum: int, icon_class: int, weary: bool, miserable: bool) -> tuple[str, int, int]:
+def _outcome_of_sums(
+    kept: int, plain: int, weary_sum: int, icon_class: int, weary: bool, miserable: bool
+) -> tuple[str, int, int]:
     feat_value = kept if 1 <= kept <= 10 else 0  # the Eye and the Gandalf rune add 0
     total = feat_value + (weary_sum if weary else plain)
     if kept == GANDALF:
@@ -61,7 +63,7 @@ def _reference(count: int, mode: FeatMode, weary: bool, miserable: bool) -> tupl
     return _reference_all_flags(count, mode)[weary, miserable]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reference_all_flags(count: int, mode: FeatMode) -> dict[tuple[bool, bool], tuple[Counter, int]]:
     """Weights of (kind, total, icon class), counting every throw of the dice, for each (weary, miserable).
 
@@ -94,7 +96,7 @@ def _reference_all_flags(count: int, mode: FeatMode) -> dict[tuple[bool, bool], 
     return {flags: (counts, den) for flags, counts in out.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reference_degrees(count: int, mode: FeatMode, weary: bool, miserable: bool) -> dict[int, dict[Degree, Fraction]]:
     """TN -> P(each degree), summed from the brute-force weights."""
     counts, den = _reference(count, mode, weary, miserable)
@@ -116,7 +118,9 @@ def test_degrees_match_brute_force_over_the_whole_input_range(mode, weary, miser
     for rating in range(7):
         for bonus in range(7):
             for tn in TNS:
-                check = OneRingCheck(rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=weary, miserable=miserable)
+                check = OneRingCheck(
+                    rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=weary, miserable=miserable
+                )
                 got = odds(check)
                 assert got.degrees == _reference_degrees(rating + bonus, mode, weary, miserable)[tn], check
                 assert sum(got.degrees.values()) == 1
@@ -131,9 +135,13 @@ def test_totals_and_rune_chances_match_brute_force(mode, weary, miserable):
     for count in range(13):
         counts, den = _reference(count, mode, weary, miserable)
         totals = Counter()
-        for (kind, total, _), w in counts.items():
+        for (_kind, total, _), w in counts.items():
             totals[total] += w
-        got = odds(OneRingCheck(rating=min(count, 6), bonus_dice=count - min(count, 6), feat_mode=mode, weary=weary, miserable=miserable))
+        got = odds(
+            OneRingCheck(
+                rating=min(count, 6), bonus_dice=count - min(count, 6), feat_mode=mode, weary=weary, miserable=miserable
+            )
+        )
         assert got.totals.probabilities() == {t: Fraction(w, den) for t, w in sorted(totals.items())}
         p_gandalf = Fraction(sum(w for (k, _, _), w in counts.items() if k == "auto_success"), den)
         assert got.p_gandalf == p_gandalf
@@ -217,7 +225,9 @@ def _roll_by_rules(check: OneRingCheck, seed: int) -> tuple:
 def test_roll_records_follow_the_rules(mode):
     for seed in range(400):
         weary, miserable = bool(seed & 1), bool(seed & 2)
-        check = OneRingCheck(rating=seed % 7, tn=8 + seed % 15, feat_mode=mode, bonus_dice=seed % 3, weary=weary, miserable=miserable)
+        check = OneRingCheck(
+            rating=seed % 7, tn=8 + seed % 15, feat_mode=mode, bonus_dice=seed % 3, weary=weary, miserable=miserable
+        )
         rolled = roll(check, seed)
         feat, success = _roll_by_rules(check, seed)
         assert rolled.feat_dice == feat and rolled.success_dice == success
@@ -259,7 +269,9 @@ def test_gandalf_is_a_success_whatever_the_total_and_eye_fails_when_miserable():
 
 
 def test_weary_success_dice_count_zero_but_keep_icons():
-    rolled = _first_roll(OneRingCheck(rating=6, tn=14, weary=True), lambda r: any(f <= 3 for f in r.success_dice) and 6 in r.success_dice)
+    rolled = _first_roll(
+        OneRingCheck(rating=6, tn=14, weary=True), lambda r: any(f <= 3 for f in r.success_dice) and 6 in r.success_dice
+    )
     feat_value = rolled.feat if 1 <= rolled.feat <= 10 else 0
     assert rolled.total == feat_value + sum(f for f in rolled.success_dice if f > 3)
     assert rolled.icons == rolled.success_dice.count(6)

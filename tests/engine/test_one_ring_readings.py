@@ -57,7 +57,9 @@ def test_hope_odds_match_brute_force(capsys, rating, inspired):
 @pytest.mark.parametrize("parry", [0, 1, 3, 6])
 def test_parry_adds_to_the_tn_from_the_attribute_or_typed_in(capsys, parry):
     for rating in (1, 2, 3):
-        by_attribute = run(capsys, "odds", "one-ring", "--rating", str(rating), "--attribute", "6", "--parry", str(parry))
+        by_attribute = run(
+            capsys, "odds", "one-ring", "--rating", str(rating), "--attribute", "6", "--parry", str(parry)
+        )
         assert by_attribute["check"]["tn"] == 14 + parry
         assert Fraction(by_attribute["p_success_exact"]) == brute_p_success(rating, 0, 14 + parry)
         typed = run(capsys, "odds", "one-ring", "--rating", str(rating), "--tn", "12", "--parry", str(parry), "--weary")
@@ -83,11 +85,15 @@ def test_parry_bounds():
 @pytest.mark.parametrize("weary", [False, True])
 def test_protection_odds_match_brute_force(capsys, protection, weary):
     for injury in (10, 12, 14, 16, 18):
-        argv = ["odds", "one-ring", "--protection", str(protection), "--injury", str(injury)] + (["--weary"] if weary else [])
+        argv = ["odds", "one-ring", "--protection", str(protection), "--injury", str(injury)] + (
+            ["--weary"] if weary else []
+        )
         got = run(capsys, *argv)
         assert (got["check"]["rating"], got["check"]["tn"], got["check"]["weary"]) == (protection, injury, weary)
         assert Fraction(got["p_success_exact"]) == brute_p_success(protection, 0, injury, weary)
-        assert one_ring.odds(one_ring.protection_check(protection, injury, weary=weary)).p_success == Fraction(got["p_success_exact"])
+        assert one_ring.odds(one_ring.protection_check(protection, injury, weary=weary)).p_success == Fraction(
+            got["p_success_exact"]
+        )
 
 
 def test_a_protection_roll_is_seeded_like_any_roll(capsys):
@@ -120,7 +126,15 @@ def test_a_gandalf_success_has_no_margin(capsys):
     got = run(capsys, "roll", "one-ring", "--rating", "2", "--tn", "14", "--seed", "19")
     assert got["automatic"] == "gandalf" and got["success"] and got["total"] == 7 and got["margin"] is None
     for seed in range(300):
-        rolled = one_ring.roll(OneRingCheck(rating=seed % 4, tn=10 + seed % 9, feat_mode="favoured" if seed % 2 else "normal", miserable=seed % 3 == 0), seed)
+        rolled = one_ring.roll(
+            OneRingCheck(
+                rating=seed % 4,
+                tn=10 + seed % 9,
+                feat_mode="favoured" if seed % 2 else "normal",
+                miserable=seed % 3 == 0,
+            ),
+            seed,
+        )
         assert (rolled.margin is None) == (rolled.automatic is not None)
         if rolled.margin is not None:
             assert rolled.margin == rolled.total - rolled.tn

@@ -22,7 +22,7 @@ def brute(spec: list[tuple[int, int, int | None, bool, int]], constant: int = 0)
     counts: Counter[int] = Counter()
     for throw in itertools.product(*axes):
         total, i = constant, 0
-        for count, sides, keep, lowest, sign in spec:
+        for count, _sides, keep, lowest, sign in spec:
             faces = sorted(throw[i : i + count], reverse=not lowest)
             i += count
             total += sign * sum(faces[: keep or count])

@@ -25,8 +25,14 @@ pytestmark = pytest.mark.node
 TEST_WHEELS = ["pytest==9.0.3", "hypothesis==6.155.2", "icepool==2.1.3", "segno==1.6.6"]
 # Engine tests that cannot run inside Pyodide: they start processes (the command line, Node),
 # or import test_documents, which needs jsonschema (its rpds-py has no WebAssembly build here).
-NOT_IN_PYODIDE = ["test_engine_cli.py", "test_combat_cli.py", "test_links_pyodide.py",
-                  "test_documents.py", "test_documents_fuzz.py", "test_links_fuzz.py"]
+NOT_IN_PYODIDE = [
+    "test_engine_cli.py",
+    "test_combat_cli.py",
+    "test_links_pyodide.py",
+    "test_documents.py",
+    "test_documents_fuzz.py",
+    "test_links_fuzz.py",
+]
 DESELECTED = ["tests/engine/test_engine_api.py::test_engine_imports_only_the_standard_library"]  # starts a process
 
 
@@ -60,9 +66,26 @@ def test_wheels() -> list[str]:
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
         proc = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "-q", "-d", str(dest), "--only-binary=:all:",
-             "--python-version", "3.12", "--platform", "any", "--implementation", "py", *TEST_WHEELS],
-            capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "-d",
+                str(dest),
+                "--only-binary=:all:",
+                "--python-version",
+                "3.12",
+                "--platform",
+                "any",
+                "--implementation",
+                "py",
+                *TEST_WHEELS,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             _need(f"pure wheels of {TEST_WHEELS} from PyPI:\n{proc.stderr[-1500:]}")
@@ -73,8 +96,14 @@ def test_wheels() -> list[str]:
 def run_in_pyodide(pyodide: Path, code: str, wheels: list[str] | None = None, timeout: int = 900) -> str:
     job = {"pyodide": str(pyodide), "repo": str(ROOT), "wheels": wheels or [], "code": code}
     # a larger JS stack: deep Python recursion in some tests overflows Node's default
-    proc = subprocess.run(["node", "--stack-size=4000", str(RUNNER)], input=json.dumps(job), capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    proc = subprocess.run(
+        ["node", "--stack-size=4000", str(RUNNER)],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     assert proc.returncode == 0, f"Pyodide run failed:\n{proc.stderr[-4000:]}"
     run_in_pyodide.last_output = proc.stderr  # Python's own output
     return proc.stdout
@@ -95,12 +124,17 @@ def test_seeded_rolls_equal_cpython_vector_for_vector(pyodide_dir):
     out = json.loads(run_in_pyodide(pyodide_dir, REPLAY))
     assert out["platform"] == "emscripten" and out["version"] == [3, 12]
     assert len(out["records"]) == len(vectors)
-    for i, (vector, record) in enumerate(zip(vectors, out["records"])):
-        assert record == vector["record"], f"vector {i} ({vector['system']}, seed {vector['seed']}) differs under Pyodide"
+    for i, (vector, record) in enumerate(zip(vectors, out["records"], strict=False)):
+        assert record == vector["record"], (
+            f"vector {i} ({vector['system']}, seed {vector['seed']}) differs under Pyodide"
+        )
     # and CPython, here, gives the very same records
     from engine import CHECKS, roll_check
 
-    here = [json.loads(json.dumps(roll_check(CHECKS[v["system"]].from_dict(v["check"]), v["seed"]).to_dict())) for v in vectors]
+    here = [
+        json.loads(json.dumps(roll_check(CHECKS[v["system"]].from_dict(v["check"]), v["seed"]).to_dict()))
+        for v in vectors
+    ]
     assert here == out["records"]
 
 

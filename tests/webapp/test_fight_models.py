@@ -406,15 +406,28 @@ def test_simulation_needs_good_runs_and_seed(desk):
 
 
 def test_every_event_kind_is_described_in_every_language():
-    encounter = Encounter.from_dict({
-        "heroes": [{"name": "Ada", "life": 12, "skill": 7, "favour": 3,
-                    "policy": {"attack_spend": 1, "defence_spend": 1, "recover_below": 6, "recover_spend": 1}},
-                   {"name": "Bo", "life": 5, "max_life": 10, "skill": 6}],
-        "monsters": [{"name": "Wolf", "life": 9, "skill": 8, "stoutness": 4, "policy": {"attack_spend": 1}},
-                     {"name": "Rat", "life": 6, "skill": 3}],
-        "formations": {"heroes": [{"attacking": "Ada", "defending": "Bo"}],
-                       "monsters": [{"attacking": "Wolf"}, {"attacking": "Rat"}]},
-    })
+    encounter = Encounter.from_dict(
+        {
+            "heroes": [
+                {
+                    "name": "Ada",
+                    "life": 12,
+                    "skill": 7,
+                    "favour": 3,
+                    "policy": {"attack_spend": 1, "defence_spend": 1, "recover_below": 6, "recover_spend": 1},
+                },
+                {"name": "Bo", "life": 5, "max_life": 10, "skill": 6},
+            ],
+            "monsters": [
+                {"name": "Wolf", "life": 9, "skill": 8, "stoutness": 4, "policy": {"attack_spend": 1}},
+                {"name": "Rat", "life": 6, "skill": 3},
+            ],
+            "formations": {
+                "heroes": [{"attacking": "Ada", "defending": "Bo"}],
+                "monsters": [{"attacking": "Wolf"}, {"attacking": "Rat"}],
+            },
+        }
+    )
     kinds = set()
     sides = {"Ada": "heroes", "Bo": "heroes", "Wolf": "monsters", "Rat": "monsters"}
     for seed in range(40):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import panel as pn
 import pytest
 
 from webapp.views.common import NumberInput
@@ -120,8 +119,15 @@ def test_names_stay_text(app, view):
     view.run.attack(seed=3)
     view.desk.simulate()
     view.desk.sim.open_run()
-    for html in (view.encounter_status.object, view.odds_readout.object, view.fight_status.object,
-                 view.step.object, view.sim_readout.object, view.sim_log.object, app.log_table.object):
+    for html in (
+        view.encounter_status.object,
+        view.odds_readout.object,
+        view.fight_status.object,
+        view.step.object,
+        view.sim_readout.object,
+        view.sim_log.object,
+        app.log_table.object,
+    ):
         assert "<img" not in html
     assert "&lt;img" in view.step.object
 
@@ -156,7 +162,9 @@ def test_a_character_without_a_name_is_told_why_it_cannot_join(app, view):
     assert "unnamed" not in view.unnamed_note.object
     app.state.rosters["fate"].add()  # a second character, not named yet
     assert view.desk.bench("heroes") == ["Ada"]
-    assert "1 without a name cannot join the fight (Character 2): give it a name on its sheet." in view.unnamed_note.object
+    assert (
+        "1 without a name cannot join the fight (Character 2): give it a name on its sheet." in view.unnamed_note.object
+    )
     app.state.monsters.add()
     app.state.monsters.form.name_text = ""
     app.tr.lang = "cs"

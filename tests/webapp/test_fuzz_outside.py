@@ -27,8 +27,27 @@ from webapp.models import AppState, _as_form
 from webapp.stored import BACKUP_PREFIX, read_stored
 
 TR = Translator()
-KEYS = ["sys", "lang", "name", "skill", "favour", "life", "strength", "awe", "fav", "skills", "r_mods",
-        "r_ability", "r_skill", "r_difficulty", "r_spend", "st", "x", "1e5", "²"]
+KEYS = [
+    "sys",
+    "lang",
+    "name",
+    "skill",
+    "favour",
+    "life",
+    "strength",
+    "awe",
+    "fav",
+    "skills",
+    "r_mods",
+    "r_ability",
+    "r_skill",
+    "r_difficulty",
+    "r_spend",
+    "st",
+    "x",
+    "1e5",
+    "²",
+]
 SYSTEMS = ["one-ring", "gurps", "fate", "", "True", "1e5"]
 KEY_C, KEY_S, KEY_L = "kostka.characters", "kostka.session", "kostka.log"
 
@@ -36,7 +55,9 @@ KEY_C, KEY_S, KEY_L = "kostka.characters", "kostka.session", "kostka.log"
 def _sample_state() -> AppState:
     app = AppState()
     app.one_ring.character.param.update(name_text="Tilda", lore="4")
-    app.gurps.character.param.update(name_text="Gunnar", skills=[{"name": "Guns", "level": "13"}, {"name": "a", "level": "zz"}])
+    app.gurps.character.param.update(
+        name_text="Gunnar", skills=[{"name": "Guns", "level": "13"}, {"name": "a", "level": "zz"}]
+    )
     app.fate.character.param.update(name_text="1e5", skill="8")
     app.roll("one-ring", seed=5)
     app.system = "fate"
@@ -65,7 +86,7 @@ def _value(b: int, rest: bytes) -> str:
     if kind == 4:
         return quote(rest[:30].decode("utf-8", "replace"))
     if kind == 5:
-        return ["²", "1²", "1e5", "True", "NaN", "-0", "+3", "\u202e", "\U0001F469\u200d\U0001F680"][b % 9]
+        return ["²", "1²", "1e5", "True", "NaN", "-0", "+3", "\u202e", "\U0001f469\u200d\U0001f680"][b % 9]
     if kind == 6:
         return quote("{" * (b % 5) + '"a":' + "[" * (b % 7))
     if kind == 7:
@@ -80,7 +101,7 @@ def address_from(data: bytes) -> str:
     i = 0
     while i + 1 < len(data):
         key = KEYS[data[i] % len(KEYS)]
-        parts.append(f"{quote(key)}={_value(data[i + 1], data[i + 2:i + 6])}")
+        parts.append(f"{quote(key)}={_value(data[i + 1], data[i + 2 : i + 6])}")
         i += 6
     return "?" + "&".join(parts)
 
@@ -117,7 +138,7 @@ def _mutated(text: str, program: bytes) -> str:
     for k in range(0, len(program) - 2, 3):
         op, at, what = program[k] % 5, program[k + 1] * len(text) // 256, program[k + 2]
         if op == 0:
-            text = text[:at] + text[at + 1 + what % 8:]
+            text = text[:at] + text[at + 1 + what % 8 :]
         elif op == 1:
             text = text[:at] + '{}[]",:0123456789-eE\\u'[what % 22] + text[at:]
         elif op == 2:
@@ -159,7 +180,7 @@ def _pool() -> list[str]:
     check = OneRingCheck(rating=2, tn=14)
     return [
         links.encode_roll_link(check, seed=7, name="Tilda"),
-        links.encode_roll_link(check, session_code="TABLE", number=3, name="\U0001F469\u200d\U0001F680"),
+        links.encode_roll_link(check, session_code="TABLE", number=3, name="\U0001f469\u200d\U0001f680"),
         links.encode_secret_link(check, seed=9, name="GM").link,
         links.encode_check_link(check, name="Фродо"),
     ]

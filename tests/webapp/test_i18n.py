@@ -135,10 +135,18 @@ def test_favour_error_names_what_is_held():
 
 
 PLURALS = {  # a count of 1, 2, 5 and 21 in each language: the forms a player reads
-    "en": ["You hold only 1 favour point.", "You hold only 2 favour points.", "You hold only 5 favour points.",
-           "You hold only 21 favour points."],
-    "ru": ["У вас только 1 очко благосклонности.", "У вас только 2 очка благосклонности.",
-           "У вас только 5 очков благосклонности.", "У вас только 21 очко благосклонности."],
+    "en": [
+        "You hold only 1 favour point.",
+        "You hold only 2 favour points.",
+        "You hold only 5 favour points.",
+        "You hold only 21 favour points.",
+    ],
+    "ru": [
+        "У вас только 1 очко благосклонности.",
+        "У вас только 2 очка благосклонности.",
+        "У вас только 5 очков благосклонности.",
+        "У вас только 21 очко благосклонности.",
+    ],
     "cs": ["Máte jen 1 bod přízně.", "Máte jen 2 body přízně.", "Máte jen 5 bodů přízně.", "Máte jen 21 bodů přízně."],
 }
 
@@ -150,19 +158,37 @@ def test_a_count_takes_the_plural_form_of_its_language(lang):
     assert texts == PLURALS[lang]
 
 
-@pytest.mark.parametrize(("lang", "forms"), [
-    ("en", ["Only 1 point is held.", "Only 2 points are held.", "Only 5 points are held.", "Only 21 points are held."]),
-    ("ru", ["Есть только 1 очко.", "Есть только 2 очка.", "Есть только 5 очков.", "Есть только 21 очко."]),
-    ("cs", ["K dispozici je jen 1 bod.", "K dispozici jsou jen 2 body.", "K dispozici je jen 5 bodů.",
-            "K dispozici je jen 21 bodů."]),
-])
+@pytest.mark.parametrize(
+    ("lang", "forms"),
+    [
+        (
+            "en",
+            ["Only 1 point is held.", "Only 2 points are held.", "Only 5 points are held.", "Only 21 points are held."],
+        ),
+        ("ru", ["Есть только 1 очко.", "Есть только 2 очка.", "Есть только 5 очков.", "Есть только 21 очко."]),
+        (
+            "cs",
+            [
+                "K dispozici je jen 1 bod.",
+                "K dispozici jsou jen 2 body.",
+                "K dispozici je jen 5 bodů.",
+                "K dispozici je jen 21 bodů.",
+            ],
+        ),
+    ],
+)
 def test_every_message_with_a_count_has_its_plural_forms(lang, forms):
     tr = Translator(lang=lang)
     assert [tr.ngettext("Only {n} point is held.", "Only {n} points are held.", n) for n in (1, 2, 5, 21)] == forms
     dice = [tr.ngettext("{n} success die", "{n} success dice", n) for n in (1, 2, 5, 21)]
-    assert dice == {"en": ["1 success die", "2 success dice", "5 success dice", "21 success dice"],
-                    "ru": ["1 кость успеха", "2 кости успеха", "5 костей успеха", "21 кость успеха"],
-                    "cs": ["1 kostka úspěchu", "2 kostky úspěchu", "5 kostek úspěchu", "21 kostek úspěchu"]}[lang]
+    assert (
+        dice
+        == {
+            "en": ["1 success die", "2 success dice", "5 success dice", "21 success dice"],
+            "ru": ["1 кость успеха", "2 кости успеха", "5 костей успеха", "21 кость успеха"],
+            "cs": ["1 kostka úspěchu", "2 kostky úspěchu", "5 kostek úspěchu", "21 kostek úspěchu"],
+        }[lang]
+    )
     # every message with a count in the code is extracted with both English forms and translated in all three
     plurals = set()
     for path in (ROOT / "webapp").rglob("*.py"):
@@ -178,5 +204,7 @@ def test_every_message_with_a_count_has_its_plural_forms(lang, forms):
 
 def test_a_count_still_being_typed_takes_the_general_form():
     tr = Translator(lang="cs")
-    assert tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", "1x") == \
-        "Aspoň jeden úspěch při 1x pokusech"
+    assert (
+        tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", "1x")
+        == "Aspoň jeden úspěch při 1x pokusech"
+    )

@@ -15,13 +15,13 @@ from webapp.address import read_address
 from webapp.i18n import Translator
 from webapp.links_model import SessionState, entry_link, export_characters, import_characters
 from webapp.messages import address_problem_text, document_error_text
-from webapp.models import AppState, GurpsCharacter, OneRingCharacter
+from webapp.models import AppState, GurpsCharacter
 from webapp.stored import BACKUP_PREFIX, read_stored
 from webapp.views.shell import KostkaApp, quiet_location
 
 KEY_CHARACTERS, KEY_SESSION = "kostka.characters", "kostka.session"
 STAMP = "20260101T000000"
-ASTRONAUT = "\U0001F469\u200d\U0001F680"  # 👩‍🚀: woman, zero-width joiner, rocket
+ASTRONAUT = "\U0001f469\u200d\U0001f680"  # 👩‍🚀: woman, zero-width joiner, rocket
 
 
 def address(**fields) -> str:
@@ -30,8 +30,10 @@ def address(**fields) -> str:
 
 def no_json_parser(monkeypatch):
     """Make every JSON parse fail loudly: what must be refused before parsing never gets there."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("json.loads was called")
+
     monkeypatch.setattr(engine.documents.json, "loads", refuse)
 
 
@@ -48,11 +50,14 @@ def test_the_address_is_read_as_text_never_as_numbers(value):
     assert app.fate.check is None or value.isdigit()
 
 
-@pytest.mark.parametrize("search", [
-    "?x=" + "[" * 4000,
-    "?sys=gurps&skills=" + quote("[" * 5000 + "]" * 5000),
-    "?sys=gurps&r_mods=" + quote("[[[" + '{"name":"a"}' + "]]]"),
-])
+@pytest.mark.parametrize(
+    "search",
+    [
+        "?x=" + "[" * 4000,
+        "?sys=gurps&skills=" + quote("[" * 5000 + "]" * 5000),
+        "?sys=gurps&r_mods=" + quote("[[[" + '{"name":"a"}' + "]]]"),
+    ],
+)
 def test_deep_json_in_the_address_is_refused_before_parsing(search, monkeypatch):
     no_json_parser(monkeypatch)
     read = read_address(search)
@@ -71,7 +76,10 @@ def test_big_numbers_in_the_address_stay_digits_or_are_left_out_with_a_message()
     read = read_address("?sys=gurps&skills=" + quote('[{"name":"a","level":' + "4" * 5000 + "}]"))
     assert "skills" not in read.query
     (problem,) = read.problems
-    assert address_problem_text(Translator(), problem) == "Part of the address was left out: Skills — it is too long (5000 characters; at most 200)."
+    assert (
+        address_problem_text(Translator(), problem)
+        == "Part of the address was left out: Skills — it is too long (5000 characters; at most 200)."
+    )
 
 
 def test_panels_location_no_longer_parses_the_address():
@@ -112,7 +120,10 @@ def test_a_character_from_the_address_never_overwrites_a_stored_one():
     notes = app.apply_url(query, keep_stored=True)
     roster = app.rosters["one-ring"]
     assert roster.names() == ["Tilda", "Tilda (2)"]
-    assert roster.characters[0]["lore"] == "4" and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == "4"
+    assert (
+        roster.characters[0]["lore"] == "4"
+        and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == "4"
+    )
     assert app.one_ring.character.riddle == "3" and app.one_ring.character.name_text == "Tilda (2)"
     assert notes == [("The character from the address was added as a new character: {name}", {"name": "Tilda (2)"})]
     assert app.apply_url(query, keep_stored=True) == [] or roster.names() == ["Tilda", "Tilda (2)"]
@@ -209,8 +220,14 @@ def test_names_that_look_like_numbers_are_stored_and_read_back_as_names():
 
 def one_ring_file(*names, **fields):
     chars = [{"name": n, **fields} for n in names]
-    return json.dumps({"format": "kostka", "version": 1, "kind": "characters",
-                       "systems": {"one-ring": {"current": 0, "characters": chars}}}).encode()
+    return json.dumps(
+        {
+            "format": "kostka",
+            "version": 1,
+            "kind": "characters",
+            "systems": {"one-ring": {"current": 0, "characters": chars}},
+        }
+    ).encode()
 
 
 def test_importing_two_characters_counts_two_and_leaves_no_blank_one():
@@ -236,22 +253,49 @@ def refusal(data, lang="en"):
     return document_error_text(Translator(lang=lang), info.value, parsed)
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (one_ring_file("Tilda", strength=25), "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19."),
-    (one_ring_file("Tilda", strength="x"), "Character 1 (Tilda, The One Ring): Strength must be a whole number from 1 to 19."),
-    (json.dumps({"format": "kostka", "version": 1, "kind": "characters",
-                 "systems": {"one-ring": {"characters": [{"name": 5}]}}}).encode(), "Character 1 (The One Ring): Name must be text."),
-    (json.dumps({"format": "kostka", "version": 1, "kind": "characters",
-                 "systems": {"one-ring": {"characters": [{"name": None}]}}}).encode(), "Character 1 (The One Ring): Name must be text."),
-    (one_ring_file("Eve\u202e"), "Character 1 (Eve, The One Ring): Name holds an invisible control character."),
-    (b"[" * 17 + b"]" * 17, "The file is nested too deeply: 17 levels; at most 16."),
-    (b"", "The file is empty."),
-    (b" " * 4_000_001, "The file is too large: 4.0 MB; at most 4.0 MB."),
-    (b"\xff\xfe", "The file is not text (UTF-8)."),
-    (b'{"format": "kostka",', "The file is not valid JSON (line 1, column 21)."),
-    (b'{"format": "other", "version": 1}', "This is not a Kostka file."),
-    (b'{"format": "kostka", "version": 9, "kind": "characters"}', "This file was made by a newer version of Kostka; update the app to read it."),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (one_ring_file("Tilda", strength=25), "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19."),
+        (
+            one_ring_file("Tilda", strength="x"),
+            "Character 1 (Tilda, The One Ring): Strength must be a whole number from 1 to 19.",
+        ),
+        (
+            json.dumps(
+                {
+                    "format": "kostka",
+                    "version": 1,
+                    "kind": "characters",
+                    "systems": {"one-ring": {"characters": [{"name": 5}]}},
+                }
+            ).encode(),
+            "Character 1 (The One Ring): Name must be text.",
+        ),
+        (
+            json.dumps(
+                {
+                    "format": "kostka",
+                    "version": 1,
+                    "kind": "characters",
+                    "systems": {"one-ring": {"characters": [{"name": None}]}},
+                }
+            ).encode(),
+            "Character 1 (The One Ring): Name must be text.",
+        ),
+        (one_ring_file("Eve\u202e"), "Character 1 (Eve, The One Ring): Name holds an invisible control character."),
+        (b"[" * 17 + b"]" * 17, "The file is nested too deeply: 17 levels; at most 16."),
+        (b"", "The file is empty."),
+        (b" " * 4_000_001, "The file is too large: 4.0 MB; at most 4.0 MB."),
+        (b"\xff\xfe", "The file is not text (UTF-8)."),
+        (b'{"format": "kostka",', "The file is not valid JSON (line 1, column 21)."),
+        (b'{"format": "other", "version": 1}', "This is not a Kostka file."),
+        (
+            b'{"format": "kostka", "version": 9, "kind": "characters"}',
+            "This file was made by a newer version of Kostka; update the app to read it.",
+        ),
+    ],
+)
 def test_a_refused_file_is_said_in_words(data, words):
     assert refusal(data) == words
 
@@ -302,8 +346,13 @@ def test_the_roll_log_is_kept_in_the_browser_and_read_back_whole():
     read = read_stored(fresh, SessionState(), {"kostka.log": text}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log")
     assert read.kept == read.partial == []
     before, after = app.rolls.log.entries, fresh.rolls.log.entries
-    assert [(e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number) for e in after] == \
-        [(e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number) for e in before]
+    assert [
+        (e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number)
+        for e in after
+    ] == [
+        (e.number, e.kind, e.seed, e.roll, e.check, e.secret, e.revealed, e.session_code, e.session_number)
+        for e in before
+    ]
     assert after[2].hidden  # a secret roll stays hidden, and can still be revealed
     assert fresh.roll("one-ring", seed=1).number == 4  # numbering goes on
 
@@ -331,7 +380,9 @@ def test_an_edited_or_unreadable_stored_log_is_copied_aside():
     assert read.partial == ["kostka.log"] and len(fresh.rolls.log.entries) == 2
     assert read.values[f"{BACKUP_PREFIX}{STAMP}.log"] == edited
     deep = "[" * 5000 + "]" * 5000
-    read = read_stored(AppState(), SessionState(), {"kostka.log": deep}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log")
+    read = read_stored(
+        AppState(), SessionState(), {"kostka.log": deep}, STAMP, KEY_CHARACTERS, KEY_SESSION, "kostka.log"
+    )
     assert read.kept == ["kostka.log"] and read.values["kostka.log"] == ""
 
 

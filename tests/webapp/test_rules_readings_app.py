@@ -85,7 +85,11 @@ def test_a_gandalf_success_says_automatic_and_has_no_margin(lang):
     assert roll.automatic == "gandalf" and roll.total == 7 and roll.margin is None and roll.success
     outcome, detail = describe_one_ring_roll(tr, roll)
     assert "-7" not in detail and "−7" not in detail
-    assert detail.startswith(tr("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn}).").split("(")[0].strip())
+    assert detail.startswith(
+        tr("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn}).")
+        .split("(")[0]
+        .strip()
+    )
     plain = one_ring.roll(OneRingCheck(rating=2, tn=13, feat_mode="favoured"), 42)
     assert plain.margin == -7 and "-7" in describe_one_ring_roll(tr, plain)[1]
 
@@ -189,7 +193,13 @@ def test_gurps_says_the_roll_is_not_allowed_below_3_where_it_is_asked_for(app, l
     assert view.not_allowed.object == "" and view.roll_button.disabled is False
     state.gurps.modifiers = [{"name": "Dark", "value": "-3"}]  # effective 2
     text = view.not_allowed.object
-    assert 'role="alert"' in text and app.tr("The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3.", e=2) in text
+    assert (
+        'role="alert"' in text
+        and app.tr(
+            "The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3.", e=2
+        )
+        in text
+    )
     assert view.roll_button.disabled is True
     # the message sits right above the Roll button
     panel = next(c for c in view._layout.select(pn.Column) if view.roll_button in c.objects)

@@ -13,7 +13,6 @@ import engine
 from engine import InputError, links
 from webapp.i18n import Translator
 from webapp.links_model import (
-    BACKUP_PREFIX,
     SessionState,
     ShareModel,
     entry_link,
@@ -26,6 +25,7 @@ from webapp.links_model import (
     read_session,
 )
 from webapp.models import AppState
+from webapp.stored import BACKUP_PREFIX
 from webapp.views.shell import KEY_CHARACTERS, KEY_SESSION, KostkaApp, log_rows
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -127,7 +127,9 @@ def test_a_link_panel_shows_verdicts_and_keeps_names_as_text():
     assert app.link_panel.body.object == "" and app.link_panel.buttons.objects == []
 
 
-@pytest.mark.parametrize("text", ["", "#r=", "#r=AAAA", "r=" + "A" * 5000, "https://x/#r=@@@", "#q=1", None, 17, "#r=a&r=b"])
+@pytest.mark.parametrize(
+    "text", ["", "#r=", "#r=AAAA", "r=" + "A" * 5000, "https://x/#r=@@@", "#q=1", None, 17, "#r=a&r=b"]
+)
 def test_bad_links_give_a_message_and_change_nothing(text):
     app = KostkaApp()
     fate(app.state)
@@ -178,8 +180,15 @@ def test_a_session_code_is_checked_and_survives_storage():
     restored = SessionState()
     restored.load(session.to_json())
     assert restored.code == "Středa" and restored.next_number("Hanar") == 2
-    for junk in ("", "[]", "{", json.dumps({"code": 5}), json.dumps({"numbers": {"no-separator": 1}}),
-                 json.dumps({"numbers": {"a\u0000b": -1}}), json.dumps({"code": "x" * 99})):
+    for junk in (
+        "",
+        "[]",
+        "{",
+        json.dumps({"code": 5}),
+        json.dumps({"numbers": {"no-separator": 1}}),
+        json.dumps({"numbers": {"a\u0000b": -1}}),
+        json.dumps({"code": "x" * 99}),
+    ):
         with pytest.raises(InputError):
             read_session(junk)
 
@@ -259,7 +268,11 @@ def test_unreadable_stored_data_is_kept_aside_and_the_app_starts_clean():
     out, kept = load_stored(state, session, dict(values), "20260101T000000", KEY_CHARACTERS, KEY_SESSION)
     assert kept == [] and out == values and state.fate.character.name_text == "Kept" and session.code == "ABC"
 
-    for junk in ("{not json", "[" * 5000 + "]" * 5000, json.dumps({"format": "kostka", "version": 99, "kind": "characters"})):
+    for junk in (
+        "{not json",
+        "[" * 5000 + "]" * 5000,
+        json.dumps({"format": "kostka", "version": 99, "kind": "characters"}),
+    ):
         bad = {KEY_CHARACTERS: junk, KEY_SESSION: "nonsense", "kostka.lang": "cs"}
         state, session = AppState(), SessionState()
         out, kept = load_stored(state, session, dict(bad), "20260101T000000", KEY_CHARACTERS, KEY_SESSION)
@@ -343,8 +356,17 @@ def test_a_hostile_label_in_a_prepared_check_shows_as_text():
     assert "<img" not in app.log_table.object and "<img" not in app.link_panel.rolled.object
 
 
-@pytest.mark.parametrize(("part", "found"), [("#r=abc", True), ("?lang=en&r=abc", True), ("?favour=3&r_ability=awe", False),
-                                             ("#hr=1", False), ("", False), ("#", False)])
+@pytest.mark.parametrize(
+    ("part", "found"),
+    [
+        ("#r=abc", True),
+        ("?lang=en&r=abc", True),
+        ("?favour=3&r_ability=awe", False),
+        ("#hr=1", False),
+        ("", False),
+        ("#", False),
+    ],
+)
 def test_only_an_r_parameter_in_the_address_is_a_link(part, found):
     from webapp.views.shell import _has_link
 
@@ -366,11 +388,15 @@ def test_each_screen_shares_its_own_last_roll_beside_it():
     assert links.decode_link(sealed).kind is links.Kind.SECRET
     layout = view._layout.objects
     # the sealed link sits right under the secret roll and its Reveal button, before the contest section
-    assert layout.index(view.share_slot) == layout.index(view.reveal) + 1 and view.share_slot.objects == [app.share_panel._layout]
+    assert layout.index(view.share_slot) == layout.index(view.reveal) + 1 and view.share_slot.objects == [
+        app.share_panel._layout
+    ]
     assert layout.index(view.share_slot) < layout.index(next(o for o in layout if isinstance(o, pn.layout.Divider)))
     view.roll_contest()
     contest = app.share_panels[("gurps", "contest")]
-    assert links.decode_link(contest.url).system == "gurps-quick" and view.contest_share_slot.objects == [contest._layout]
+    assert links.decode_link(contest.url).system == "gurps-quick" and view.contest_share_slot.objects == [
+        contest._layout
+    ]
     assert app.share_panel.url == sealed  # a contest does not replace the roll's link
     app.state.system = "one-ring"
     assert app.share_panel.url == one_ring_url  # and the One Ring screen still shares its own
@@ -415,8 +441,9 @@ def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload()
     assert again.session_panel.report.object == "" and again.store.values[NUMBERING_KEY] == ""
 
 
-@pytest.mark.parametrize("text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}',
-                                  "x" * 500_000])
+@pytest.mark.parametrize(
+    "text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}', "x" * 500_000]
+)
 def test_an_unreadable_stored_numbering_is_kept_aside_and_said(text):
     from webapp.links_model import NUMBERING_KEY, read_numbering
 

@@ -47,7 +47,10 @@ print(json.dumps({
     "rolled": rolled, "size": size,
     "real_modules": sorted(m for m in sys.modules if m.startswith(("numpy.", "narwhals._", "bleach._", "html5lib"))),
     # not shipped at all (build.NOT_SHIPPED): only Panel's Markdown pane uses them
-    "unshipped": sorted(m for m in sys.modules if m.split(".")[0] in ("markdown", "markdown_it", "mdit_py_plugins", "linkify_it", "uc_micro", "mdurl")),
+    "unshipped": sorted(
+        m for m in sys.modules
+        if m.split(".")[0] in ("markdown", "markdown_it", "mdit_py_plugins", "linkify_it", "uc_micro", "mdurl")
+    ),
 }))
 """
 STANDIN_NAMES = ["numpy", "pandas", "narwhals", "bleach"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import panel as pn
 import pytest
 
 from engine import one_ring
@@ -30,7 +29,12 @@ def test_one_ring_roll_shows_dice_and_outcome(app):
     roll = app.state.one_ring.last.roll
     assert html.count('class="die feat') == 1
     assert html.count('class="die success') == 2
-    words = {"failure": "Failure", "success": "Success", "great": "Great success", "extraordinary": "Extraordinary success"}
+    words = {
+        "failure": "Failure",
+        "success": "Success",
+        "great": "Great success",
+        "extraordinary": "Extraordinary success",
+    }
     assert words[str(roll.degree)] in html
     assert "<img" not in html and "&lt;img" in html
     assert "<img" not in app.log_table.object
@@ -53,7 +57,10 @@ def test_success_icons_buy_special_successes_one_tap_each_even_the_same_twice(ap
     haste.clicks += 1
     haste.clicks += 1
     assert desk.picked == ["make_haste", "make_haste"]
-    assert f"Icons left: {roll.icons - 2}." in view.special_note.object and "Make haste, Make haste" in view.special_note.object
+    assert (
+        f"Icons left: {roll.icons - 2}." in view.special_note.object
+        and "Make haste, Make haste" in view.special_note.object
+    )
     for _ in range(roll.icons - 2):
         view.special_buttons["gain_insight"].clicks += 1
     view.special_buttons["go_quietly"].clicks += 1  # one more than there are icons: refused, nothing changes
@@ -177,7 +184,7 @@ def test_a_wrong_number_is_written_under_its_field_and_the_label_stays(app):
     """A new label would make the browser draw the field again and throw the user out of it."""
     view = app.view_of("gurps")
     view.mod_rows._add(None)
-    (_, value), = view.mod_rows.rows
+    ((_, value),) = view.mod_rows.rows
     assert (value.label, value.inputmode) == ("Value", "numeric") and re.fullmatch(value.pattern, "-2")
     value.value_input = "-"
     assert (value.label, value.error) == ("Value", "Enter a whole number from -30 to 30.")
@@ -194,7 +201,11 @@ def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(a
     view = app.view_of("gurps")
     desk = app.state.gurps
     desk.character.skills = [{"name": "Stealth", "level": "12"}, {"name": "Guns", "level": "13"}]
-    desk.modifiers = [{"name": "Darkness", "value": "-2"}, {"name": "Wound", "value": "-1", "keep": True}, {"name": "", "value": "+1"}]
+    desk.modifiers = [
+        {"name": "Darkness", "value": "-2"},
+        {"name": "Wound", "value": "-1", "keep": True},
+        {"name": "", "value": "+1"},
+    ]
     view.roll_skill(0)
     entry = desk.last
     assert entry.check.modifiers == (-2, -1, 1) and entry.ability == "Stealth"
@@ -220,8 +231,9 @@ def test_contest_parts_follow_the_kind_of_contest_and_charts_fit_their_data(app)
     desk.opponent_level = "10"
     assert desk.contest == "quick" and view.contest_options.objects == []  # the high-skill rule changes nothing here
     chart = view.contest_chart
-    assert chart.values() == pytest.approx([float(desk.contest_odds.p_a_wins), float(desk.contest_odds.p_tie),
-                                            float(desk.contest_odds.p_b_wins)])
+    assert chart.values() == pytest.approx(
+        [float(desk.contest_odds.p_a_wins), float(desk.contest_odds.p_tie), float(desk.contest_odds.p_b_wins)]
+    )
     assert isinstance(chart.figure.y_range, Range1d)
     peak = max(chart.values())
     assert peak > 0.7 and chart.figure.y_range.end >= peak + 0.13  # the bar and its label inside the axis

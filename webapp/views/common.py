@@ -16,7 +16,18 @@ from engine import InputError
 
 from ..i18n import N_, Translator, error_text
 
-__all__ = ["APP_CSS", "APP_CSS_FILE", "Binder", "NumberInput", "TextField", "button", "checkbox", "html_pane", "models_frozen", "select"]
+__all__ = [
+    "APP_CSS",
+    "APP_CSS_FILE",
+    "Binder",
+    "NumberInput",
+    "TextField",
+    "button",
+    "checkbox",
+    "html_pane",
+    "models_frozen",
+    "select",
+]
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
 #: controls, readable type, colours from the page palette, the dice. The static site serves it under
@@ -189,7 +200,8 @@ export function render({ model, el }) {
 }
 """
 
-    _stylesheets: ClassVar[list[str]] = ["""
+    _stylesheets: ClassVar[list[str]] = [
+        """
 .number-field { display: flex; flex-direction: column; }
 .number-label { font-size: 15px; margin-bottom: 2px; }
 input.bk-input { width: 100%; box-sizing: border-box; padding: 0 8px; border: 1px solid var(--k-border, #6b7781);
@@ -198,14 +210,21 @@ input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offs
 .number-field.invalid input.bk-input { border: 3px solid var(--k-bad, #b3261e); }
 .number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
 .field-error:empty { display: none; }
-"""]
+"""
+    ]
 
 
 def number_input(label: str = "", value: str = "", *, signed: bool = True, width: int = 120, **kw: Any) -> NumberInput:
     """A :class:`NumberInput` (a numeric keyboard; a leading minus allowed when ``signed``)."""
     kw.setdefault("margin", (2, 5))
-    return NumberInput(label=label, value=value, value_input=value, width=width,
-                       pattern=SIGNED_PATTERN if signed else UNSIGNED_PATTERN, **kw)
+    return NumberInput(
+        label=label,
+        value=value,
+        value_input=value,
+        width=width,
+        pattern=SIGNED_PATTERN if signed else UNSIGNED_PATTERN,
+        **kw,
+    )
 
 
 class TextField(pn.viewable.Viewer):
@@ -295,7 +314,9 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
     binder.text(name, "name", N_("Name"))
     name.param.watch(lambda e: setattr(sheet, "name_text", e.new or ""), "value_input")
     # the sheet's value as it stands once its own watchers ran (it drops refused characters as typed)
-    sheet.param.watch(lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text")
+    sheet.param.watch(
+        lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text"
+    )
     return name
 
 

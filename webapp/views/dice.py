@@ -16,7 +16,17 @@ import panel as pn
 from bokeh.models import ColumnDataSource, Span
 
 from engine import InputError, random_seed
-from engine.roller import MAX_CONSTANT, MAX_DICE, MAX_KEEP_DICE, MAX_KEEP_SIDES, MAX_PIPS, MAX_SIDES, MAX_TERMS, DiceExpression, parse_dice
+from engine.roller import (
+    MAX_CONSTANT,
+    MAX_DICE,
+    MAX_KEEP_DICE,
+    MAX_KEEP_SIDES,
+    MAX_PIPS,
+    MAX_SIDES,
+    MAX_TERMS,
+    DiceExpression,
+    parse_dice,
+)
 
 from ..charts import GOOD, GREAT, HIGHLIGHT, _figure
 from ..i18n import N_, Translator, error_text
@@ -40,11 +50,20 @@ def dice_error_text(tr: Translator, error: InputError) -> str:
     if what == "sides":
         return tr(N_("A die has from 2 to {n} sides."), n=MAX_SIDES)
     if what == "pips":
-        return tr(N_("Too many dice for exact odds: the dice times their sides may come to at most {n} (e.g. 10d100 or 100d10)."), n=MAX_PIPS)
+        return tr(
+            N_(
+                "Too many dice for exact odds: the dice times their sides may come to at most {n} (e.g. 10d100 or 100d10)."
+            ),
+            n=MAX_PIPS,
+        )
     if what == "keep":
         return tr(N_("Keep at least one die and no more than are rolled."))
     if what == "keep-size":
-        return tr(N_("Keeping some of the dice works with at most {n} dice of at most {s} sides."), n=MAX_KEEP_DICE, s=MAX_KEEP_SIDES)
+        return tr(
+            N_("Keeping some of the dice works with at most {n} dice of at most {s} sides."),
+            n=MAX_KEEP_DICE,
+            s=MAX_KEEP_SIDES,
+        )
     if what == "constant":
         return tr(N_("The numbers may add up to at most {n}."), n=MAX_CONSTANT)
     if what == "terms":
@@ -78,7 +97,9 @@ class _DistributionChart:
         self.source = ColumnDataSource({"x": [], "p": [], "colour": []})
         self.figure = _figure(height)
         self.figure.vbar(x="x", top="p", width=0.9, source=self.source, fill_color="colour", line_color=None)
-        self.marker = Span(location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, line_dash="dashed", visible=False)
+        self.marker = Span(
+            location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, line_dash="dashed", visible=False
+        )
         self.figure.add_layout(self.marker)
 
     def set_labels(self, x_title: str, y_title: str) -> None:
@@ -151,7 +172,7 @@ class DiceView(pn.viewable.Viewer):
             mean = float(dist.mean())
             self.readout.object = (
                 f'<div class="readout" data-testid="dice-odds">{escape(expr.text)}: '
-                f'{escape(tr(N_("from {low} to {high}, on average {mean}"), low=min(dist), high=max(dist), mean=f"{mean:.2f}"))}</div>'
+                f"{escape(tr(N_('from {low} to {high}, on average {mean}'), low=min(dist), high=max(dist), mean=f'{mean:.2f}'))}</div>"
             )
             self.chart.update(probs, self.last.roll.total if self.last is not None else None)
         self._show_status()
@@ -162,8 +183,10 @@ class DiceView(pn.viewable.Viewer):
             body = ""
         else:
             roll = self.last.roll
-            body = (f'<div class="outcome" data-testid="dice-total">{escape(tr(N_("Total {total}"), total=roll.total))}</div>'
-                    f'<div class="readout">{escape(_faces_text(roll))} · {escape(tr(N_("seed {seed}"), seed=self.last.seed))}</div>')
+            body = (
+                f'<div class="outcome" data-testid="dice-total">{escape(tr(N_("Total {total}"), total=roll.total))}</div>'
+                f'<div class="readout">{escape(_faces_text(roll))} · {escape(tr(N_("seed {seed}"), seed=self.last.seed))}</div>'
+            )
         self.status.object = f'<div role="status" aria-live="polite" data-testid="dice-result">{body}</div>'
 
     def roll(self, seed: int | None = None) -> LogEntry | None:
@@ -175,8 +198,17 @@ class DiceView(pn.viewable.Viewer):
         record = self.expression.roll(seed)
         rolls = self.app.rolls
         rolls.counter += 1
-        entry = LogEntry(number=rolls.counter, time=_now(), system="dice", character="", ability=record.expression,
-                         check=self.expression, seed=seed, roll=record, kind="dice")
+        entry = LogEntry(
+            number=rolls.counter,
+            time=_now(),
+            system="dice",
+            character="",
+            ability=record.expression,
+            check=self.expression,
+            seed=seed,
+            roll=record,
+            kind="dice",
+        )
         rolls.log.add(entry)
         self.last = entry
         self._show()

@@ -21,10 +21,16 @@ def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
     outcome = tr(N_("Success")) if roll.success else tr(N_("Failure"))
     detail = tr(
         N_("2d6 = {dice}, difficulty {difficulty:+d}, favour spent {spent}: result {result} against skill {skill}."),
-        dice=sum(roll.dice), difficulty=roll.check.difficulty, spent=roll.favour_spent, result=roll.result, skill=roll.skill,
+        dice=sum(roll.dice),
+        difficulty=roll.check.difficulty,
+        spent=roll.favour_spent,
+        result=roll.result,
+        skill=roll.skill,
     )
     if roll.margin == 0:
-        detail += " " + (tr(N_("A tie succeeds (table option: ties succeed).")) if roll.success else tr(N_("A tie fails.")))
+        detail += " " + (
+            tr(N_("A tie succeeds (table option: ties succeed).")) if roll.success else tr(N_("A tie fails."))
+        )
     elif roll.success:
         detail += " " + tr(N_("Margin {m}."), m=roll.margin)
     else:
@@ -36,8 +42,12 @@ def tie_reading(tr: Any, ties_succeed: bool) -> str:
     """The tie reading in force, in words (shown beside the check)."""
     if ties_succeed:
         return tr(N_("Table option in force: a result equal to the skill succeeds."))
-    return tr(N_("A result below the skill succeeds; a result equal to the skill fails, as in the rules' own example "
-                 "(skill 7, difficulty +2, dice 3 and 2: result 7, a failure)."))
+    return tr(
+        N_(
+            "A result below the skill succeeds; a result equal to the skill fails, as in the rules' own example "
+            "(skill 7, difficulty +2, dice 3 and 2: result 7, a failure)."
+        )
+    )
 
 
 class FateView(pn.viewable.Viewer):
@@ -53,11 +63,16 @@ class FateView(pn.viewable.Viewer):
         sheet = pn.Column(
             name,
             TextField(binder, self.char, "skill", N_("Skill"), width=100),
-            pn.Row(TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
-                   TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110)),
-            pn.Row(TextField(binder, self.char, "life", N_("Life"), width=110),
-                   TextField(binder, self.char, "life_max", N_("Life (max)"), width=110)),
-            width=330, margin=(5, 10),
+            pn.Row(
+                TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
+                TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110),
+            ),
+            pn.Row(
+                TextField(binder, self.char, "life", N_("Life"), width=110),
+                TextField(binder, self.char, "life_max", N_("Life (max)"), width=110),
+            ),
+            width=330,
+            margin=(5, 10),
         )
         self.roll_button = button("", kind="primary", width=180, height=56)
         binder.text(self.roll_button, "name", N_("Roll"))
@@ -72,7 +87,13 @@ class FateView(pn.viewable.Viewer):
         roll_panel = pn.Column(
             TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
             TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
-            ties, self.roll_button, secret_checkbox(binder, self.desk), self.roll_error, note, width=360, margin=(5, 10),
+            ties,
+            self.roll_button,
+            secret_checkbox(binder, self.desk),
+            self.roll_error,
+            note,
+            width=360,
+            margin=(5, 10),
         )
         self.odds_readout = html_pane("")
         self.chart = ProbabilityByValueChart(list(range(0, 4)))
@@ -94,16 +115,17 @@ class FateView(pn.viewable.Viewer):
     def _show_note(self) -> None:
         tr = self.tr
         self.note.object = (
-            f'<div class="note" data-testid="tie-reading">{escape(tr(N_("Roll 2d6, add the difficulty, subtract the favour spent."))) } '
-            f'{escape(tie_reading(tr, self.desk.ties_succeed))} '
-            f'{escape(tr(N_("Favour is declared before the roll and deducted.")))}</div>'
+            f'<div class="note" data-testid="tie-reading">{escape(tr(N_("Roll 2d6, add the difficulty, subtract the favour spent.")))} '
+            f"{escape(tie_reading(tr, self.desk.ties_succeed))} "
+            f"{escape(tr(N_('Favour is declared before the roll and deducted.')))}</div>"
         )
 
     def _show_odds(self, *_: Any) -> None:
         tr = self.tr
         odds, check = self.desk.odds, self.desk.check
         if odds is None or check is None:
-            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            text = escape(tr(N_("Correct the marked fields to see the odds.")))
+            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{text}</div>'
             self.chart.update({}, None)
             return
         self.odds_readout.object = (

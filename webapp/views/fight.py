@@ -52,8 +52,11 @@ def fight_error_text(tr: Translator, error: Any) -> str:
     params = dict(getattr(error, "params", {}) or {})
     if field.startswith("formations.") and code == "rule":
         side = params.get("side", "heroes")
-        msg = (N_("Formation {n} of the heroes is empty: put a creature in it or remove it.") if side == "heroes"
-               else N_("Formation {n} of the monsters is empty: put a creature in it or remove it."))
+        msg = (
+            N_("Formation {n} of the heroes is empty: put a creature in it or remove it.")
+            if side == "heroes"
+            else N_("Formation {n} of the monsters is empty: put a creature in it or remove it.")
+        )
         return tr(msg, n=params.get("formation", 1))
     if field in ("heroes", "monsters") and code == "range":
         return tr(N_("Put at least one hero and one monster into the formations."))
@@ -62,10 +65,16 @@ def fight_error_text(tr: Translator, error: Any) -> str:
     if field.endswith(".name") and code == "empty":
         return tr(N_("Every creature needs a name."))
     if field == "life" and params.get("live"):
-        return tr(N_("So much life and so many points make the exact odds too slow to follow live; "
-                     "lower them or use the simulation."))
-    if field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack",
-                 "monster_defence") and code == "rule":
+        return tr(
+            N_(
+                "So much life and so many points make the exact odds too slow to follow live; "
+                "lower them or use the simulation."
+            )
+        )
+    if (
+        field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack", "monster_defence")
+        and code == "rule"
+    ):
         return tr.ngettext("Only {n} point is held.", "Only {n} points are held.", params.get("held", 0))
     if field == "fight":
         return tr(N_("Start the fight first, or start a new one."))
@@ -93,8 +102,12 @@ def _error_html(tr: Translator, error: Any) -> str:
     return alert_html(fight_error_text(tr, error))
 
 
-CARD = {"border": "1px solid var(--k-border, #6b7781)", "border-radius": "10px", "padding": "4px 10px",
-        "margin": "8px 0"}
+CARD = {
+    "border": "1px solid var(--k-border, #6b7781)",
+    "border-radius": "10px",
+    "padding": "4px 10px",
+    "margin": "8px 0",
+}
 
 
 def pane(text: str = "", **kw: Any) -> pn.pane.HTML:
@@ -165,7 +178,11 @@ class FightView(pn.viewable.Viewer):
         self.run = desk.run
 
         self._layout = pn.Column(
-            self._monsters_card(), self._encounter_card(), self._odds_card(), self._fight_card(), self._sim_card(),
+            self._monsters_card(),
+            self._encounter_card(),
+            self._odds_card(),
+            self._fight_card(),
+            self._sim_card(),
             sizing_mode="stretch_width",
         )
 
@@ -204,13 +221,18 @@ class FightView(pn.viewable.Viewer):
         name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
         self.binder.text(name, "name", N_("Monster's name"))
         name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
-        form.param.watch(lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text")
+        form.param.watch(
+            lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text"
+        )
         sheet = pn.FlexBox(
             name,
-            self._field(form, "life", N_("Monster's life"), 130), self._field(form, "life_max", N_("Monster's life (max)"), 150),
+            self._field(form, "life", N_("Monster's life"), 130),
+            self._field(form, "life_max", N_("Monster's life (max)"), 150),
             self._field(form, "skill", N_("Monster's skill"), 130),
-            self._field(form, "stoutness", N_("Stoutness"), 120), self._field(form, "stoutness_max", N_("Stoutness (max)"), 140),
-            flex_wrap="wrap", align_items="flex-end",
+            self._field(form, "stoutness", N_("Stoutness"), 120),
+            self._field(form, "stoutness_max", N_("Stoutness (max)"), 140),
+            flex_wrap="wrap",
+            align_items="flex-end",
         )
         life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=220, margin=(5, 10))
         self.binder.options(life_dice, {1: N_("Life 6+1d6"), 2: N_("Life 6+2d6")})
@@ -224,9 +246,17 @@ class FightView(pn.viewable.Viewer):
             title,
             pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
             sheet,
-            pn.FlexBox(self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140), life_dice, generate,
-                       flex_wrap="wrap", align_items="flex-end"),
-            message, self.generated, styles=CARD, sizing_mode="stretch_width",
+            pn.FlexBox(
+                self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140),
+                life_dice,
+                generate,
+                flex_wrap="wrap",
+                align_items="flex-end",
+            ),
+            message,
+            self.generated,
+            styles=CARD,
+            sizing_mode="stretch_width",
         )
 
     def _monster_options(self, *_: Any) -> None:
@@ -252,12 +282,18 @@ class FightView(pn.viewable.Viewer):
         seed, made = self.desk.generated
         label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
         rows = (
-            dice_row([d6_pips(f, label=label(f)) for f in made.life_dice],
-                     tr(N_("Life: 6 + dice = {n}"), n=made.monster.life)),
-            dice_row([d6_pips(made.skill_die, label=label(made.skill_die))],
-                     tr(N_("Skill: die {mod:+d} = {n}"), mod=made.skill_modifier, n=made.monster.skill)),
-            dice_row([d6_pips(made.stoutness_die, label=label(made.stoutness_die))],
-                     tr(N_("Stoutness: die = {n}"), n=made.monster.points)),
+            dice_row(
+                [d6_pips(f, label=label(f)) for f in made.life_dice],
+                tr(N_("Life: 6 + dice = {n}"), n=made.monster.life),
+            ),
+            dice_row(
+                [d6_pips(made.skill_die, label=label(made.skill_die))],
+                tr(N_("Skill: die {mod:+d} = {n}"), mod=made.skill_modifier, n=made.monster.skill),
+            ),
+            dice_row(
+                [d6_pips(made.stoutness_die, label=label(made.stoutness_die))],
+                tr(N_("Stoutness: die = {n}"), n=made.monster.points),
+            ),
         )
         self.generated.object = (
             f'<div data-testid="generated"><div class="readout"><b>{escape(made.monster.name)}</b> '
@@ -270,11 +306,24 @@ class FightView(pn.viewable.Viewer):
         title = html_pane("")
         help_ = html_pane("")
         self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Encounter")))))
-        self.binder.on_lang(lambda: setattr(help_, "object", '<div class="note">' + escape(tr(N_(
-            "Tap a creature, then the place it goes to. Each formation is an attacking position with a defending "
-            "position behind it; formation 1 of the heroes faces formation 1 of the monsters. A creature in a "
-            "defending position regains 3 life each turn and cannot attack; attacks on it are halved as the "
-            "reading below says. A creature moved during its own side's turn acts from the next turn."))) + "</div>"))
+        self.binder.on_lang(
+            lambda: setattr(
+                help_,
+                "object",
+                '<div class="note">'
+                + escape(
+                    tr(
+                        N_(
+                            "Tap a creature, then the place it goes to. Each formation is an attacking position with a defending "
+                            "position behind it; formation 1 of the heroes faces formation 1 of the monsters. A creature in a "
+                            "defending position regains 3 life each turn and cannot attack; attacks on it are halved as the "
+                            "reading below says. A creature moved during its own side's turn acts from the next turn."
+                        )
+                    )
+                )
+                + "</div>",
+            )
+        )
         self.halving_readout = pane("")
         desk.param.watch(self._show_halving, ["halving_effect"])
         self.binder.on_lang(self._show_halving)
@@ -296,8 +345,11 @@ class FightView(pn.viewable.Viewer):
         take_out.on_click(self._act(plan.take_out_selected, message))
         buttons.append(take_out)
         self.encounter_status = pane("")
-        for obj, names in ((plan, ["heroes", "monsters", "selected"]), (desk.heroes, ["characters"]),
-                           (desk.monsters, ["characters"])):
+        for obj, names in (
+            (plan, ["heroes", "monsters", "selected"]),
+            (desk.heroes, ["characters"]),
+            (desk.monsters, ["characters"]),
+        ):
             obj.param.watch(self._draw_plan, names)
         desk.param.watch(self._show_encounter, ["encounter_error", "balance", "pairing"])
         self.binder.on_lang(self._draw_plan)
@@ -307,8 +359,10 @@ class FightView(pn.viewable.Viewer):
         first.link(self.setup, value="first", bidirectional=True)
         rule = select(width=300, value=self.setup.damage_rule)
         self.binder.text(rule, "name", N_("Damage"))
-        self.binder.options(rule, {"difference": N_("Difference + points spent"),
-                                   "one_plus": N_("1 + difference from 2 up, + points spent")})
+        self.binder.options(
+            rule,
+            {"difference": N_("Difference + points spent"), "one_plus": N_("1 + difference from 2 up, + points spent")},
+        )
         rule.link(self.setup, value="damage_rule", bidirectional=True)
         halving = select(width=340, value=self.setup.halving)
         self.binder.text(halving, "name", N_("Attacks on a defending position"))
@@ -330,12 +384,26 @@ class FightView(pn.viewable.Viewer):
             self._field(s, "monster_defence", N_("Monster stoutness per defence"), 200),
             self._field(s, "monster_recover_below", N_("Monster recovers below life"), 200),
             self._field(s, "monster_recover_spend", N_("Monster stoutness per recovery"), 210),
-            first, rule, flex_wrap="wrap", align_items="flex-end",
+            first,
+            rule,
+            flex_wrap="wrap",
+            align_items="flex-end",
         )
         self._draw_plan()
-        return pn.Column(title, help_, self.bench, self.grid, pn.FlexBox(*buttons, flex_wrap="wrap"), message,
-                         self.encounter_status, pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
-                         self.halving_readout, policies, styles=CARD, sizing_mode="stretch_width")
+        return pn.Column(
+            title,
+            help_,
+            self.bench,
+            self.grid,
+            pn.FlexBox(*buttons, flex_wrap="wrap"),
+            message,
+            self.encounter_status,
+            pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
+            self.halving_readout,
+            policies,
+            styles=CARD,
+            sizing_mode="stretch_width",
+        )
 
     def _show_halving(self, *_: Any) -> None:
         """The halving reading in force and its effect: the hit chances against either position."""
@@ -346,10 +414,17 @@ class FightView(pn.viewable.Viewer):
             hero = effect["hero"] if effect["hero"] != "?" else tr(N_("Hero"))
             monster = effect["monster"] if effect["monster"] != "?" else tr(N_("Monster"))
             lines = [
-                tr(N_("{attacker} hits {defender}: {front} in an attacking position, {back} in a defending position."),
-                   attacker=a, defender=d, front=percent(front), back=percent(back))
-                for a, d, front, back in ((hero, monster, effect["hero_front"], effect["hero_back"]),
-                                          (monster, hero, effect["monster_front"], effect["monster_back"]))
+                tr(
+                    N_("{attacker} hits {defender}: {front} in an attacking position, {back} in a defending position."),
+                    attacker=a,
+                    defender=d,
+                    front=percent(front),
+                    back=percent(back),
+                )
+                for a, d, front, back in (
+                    (hero, monster, effect["hero_front"], effect["hero_back"]),
+                    (monster, hero, effect["monster_front"], effect["monster_back"]),
+                )
             ]
             text += "<br>" + "<br>".join(escape(line) for line in lines)
         self.halving_readout.object = f'<div class="note" data-testid="halving-effect">{text}</div>'
@@ -361,8 +436,9 @@ class FightView(pn.viewable.Viewer):
         while len(pool) <= i:
             j = len(pool)
             b = button("", width=150, css_classes=[f"bench-{side}"])
-            b.on_click(self._act(lambda s=side, j=j: self.desk.plan.tap_bench(s, self._bench_names[s][j]),
-                                 self.plan_message))
+            b.on_click(
+                self._act(lambda s=side, j=j: self.desk.plan.tap_bench(s, self._bench_names[s][j]), self.plan_message)
+            )
             pool.append(b)
             self._bench_rows[side].append(b)
         return pool[i]
@@ -374,7 +450,9 @@ class FightView(pn.viewable.Viewer):
             for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
                 for pos in order:
                     b = button("", width=150, css_classes=[f"place-{side}-{j + 1}-{pos}"])
-                    b.on_click(self._act(lambda s=side, p=pos: self.desk.plan.tap_place(s, j, p), self.plan_message))
+                    b.on_click(
+                        self._act(lambda s=side, j=j, p=pos: self.desk.plan.tap_place(s, j, p), self.plan_message)
+                    )
                     self._place_buttons[(side, j, pos)] = b
                     cells.append(b)
                 if side == "heroes":
@@ -390,9 +468,15 @@ class FightView(pn.viewable.Viewer):
             self._bench_pool: dict[str, list[pn.widgets.Button]] = {"heroes": [], "monsters": []}
             self._bench_names: dict[str, list[str]] = {"heroes": [], "monsters": []}
             self._bench_labels = {side: html_pane("", width=170) for side in ("heroes", "monsters")}
-            self._bench_empty = {side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")}
-            self._bench_rows = {side: pn.FlexBox(self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap",
-                                                 align_items="center") for side in ("heroes", "monsters")}
+            self._bench_empty = {
+                side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")
+            }
+            self._bench_rows = {
+                side: pn.FlexBox(
+                    self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap", align_items="center"
+                )
+                for side in ("heroes", "monsters")
+            }
             self.unnamed_note = html_pane("")
             self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"], self.unnamed_note]
             self._grid_head = html_pane("")
@@ -402,29 +486,49 @@ class FightView(pn.viewable.Viewer):
         for side in ("heroes", "monsters"):
             names = desk.bench(side)
             self._bench_names[side] = names
-            self._bench_labels[side].object = (f'<div class="muted">'
-                                               f'{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>')
+            self._bench_labels[
+                side
+            ].object = f'<div class="muted">{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>'
             self._bench_empty[side].visible = not names
             for i, n in enumerate(names):
                 b = self._bench_button(side, i)
                 selected = plan.selected == ("bench", side, n)
                 b.param.update(name=n, button_type="primary" if selected else "default", visible=True)
-            for b in self._bench_pool[side][len(names):]:
+            for b in self._bench_pool[side][len(names) :]:
                 b.visible = False
         # a creature needs a name to stand in a place: say which ones cannot join, and why
-        unnamed = ([tr(N_("Character {n}"), n=i + 1) for i in desk.unnamed("heroes")]
-                   + [tr(N_("Monster {n}"), n=i + 1) for i in desk.unnamed("monsters")])
-        self.unnamed_note.object = "" if not unnamed else (
-            '<div class="field-error" data-testid="unnamed">' + escape(tr.ngettext(
-                "{n} without a name cannot join the fight ({names}): give it a name on its sheet.",
-                "{n} without a name cannot join the fight ({names}): give them names on their sheets.",
-                len(unnamed), names=", ".join(unnamed))) + "</div>")
+        unnamed = [tr(N_("Character {n}"), n=i + 1) for i in desk.unnamed("heroes")] + [
+            tr(N_("Monster {n}"), n=i + 1) for i in desk.unnamed("monsters")
+        ]
+        self.unnamed_note.object = (
+            ""
+            if not unnamed
+            else (
+                '<div class="field-error" data-testid="unnamed">'
+                + escape(
+                    tr.ngettext(
+                        "{n} without a name cannot join the fight ({names}): give it a name on its sheet.",
+                        "{n} without a name cannot join the fight ({names}): give them names on their sheets.",
+                        len(unnamed),
+                        names=", ".join(unnamed),
+                    )
+                )
+                + "</div>"
+            )
+        )
         self._grid_head.object = (
             '<div style="display:flex;gap:6px;font-weight:600">'
-            + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
-                tr(N_("Hero defending")), tr(N_("Hero attacking")))) + '<div style="width:70px"></div>'
-            + "".join(f'<div style="width:160px;text-align:center">{escape(t)}</div>' for t in (
-                tr(N_("Monster attacking")), tr(N_("Monster defending")))) + "</div>")
+            + "".join(
+                f'<div style="width:160px;text-align:center">{escape(t)}</div>'
+                for t in (tr(N_("Hero defending")), tr(N_("Hero attacking")))
+            )
+            + '<div style="width:70px"></div>'
+            + "".join(
+                f'<div style="width:160px;text-align:center">{escape(t)}</div>'
+                for t in (tr(N_("Monster attacking")), tr(N_("Monster defending")))
+            )
+            + "</div>"
+        )
         count = max(len(plan.heroes), len(plan.monsters))
         for k in range(count):
             self._place_row(k).visible = True
@@ -434,8 +538,12 @@ class FightView(pn.viewable.Viewer):
                     b = self._place_buttons[(side, k, pos)]
                     if k < len(lines):
                         selected = plan.selected == ("place", side, k, pos)
-                        b.param.update(name=lines[k][i] or tr(N_("empty")), disabled=False, styles={},
-                                       button_type="primary" if selected else "default")
+                        b.param.update(
+                            name=lines[k][i] or tr(N_("empty")),
+                            disabled=False,
+                            styles={},
+                            button_type="primary" if selected else "default",
+                        )
                     else:  # keeps its room so the two lines stay face to face
                         b.param.update(name="", disabled=True, styles={"visibility": "hidden"})
         for row in self._place_rows[count:]:
@@ -457,12 +565,23 @@ class FightView(pn.viewable.Viewer):
         pairing = describe_events(tr, desk.pairing, desk.sides())
         repair = ""
         if pairing:
-            repair = ('<div class="readout"><b>' + escape(tr(N_("Re-pairing at the start"))) + "</b></div><ul>"
-                      + "".join(f"<li>{escape(t)}</li>" for t in pairing) + "</ul>")
+            repair = (
+                '<div class="readout"><b>'
+                + escape(tr(N_("Re-pairing at the start")))
+                + "</b></div><ul>"
+                + "".join(f"<li>{escape(t)}</li>" for t in pairing)
+                + "</ul>"
+            )
         self.encounter_status.object = (
             '<div data-testid="encounter-status"><div class="readout">'
-            + escape(tr(N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
-                        m=b.monsters_life, h=b.heroes_max_life, r=ratio))
+            + escape(
+                tr(
+                    N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
+                    m=b.monsters_life,
+                    h=b.heroes_max_life,
+                    r=ratio,
+                )
+            )
             + f' <span class="verdict" data-testid="balance-verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
             f'<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="2" aria-valuenow="{ratio:.2f}" '
             f'aria-label="{escape(tr(N_("Balance")))}"><div class="needle" style="left:{needle:.1f}%"></div></div>'
@@ -477,35 +596,62 @@ class FightView(pn.viewable.Viewer):
         title = html_pane("")
         note = html_pane("")
         self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Odds of a duel")))))
-        self.binder.on_lang(lambda: setattr(note, "object", '<div class="note">' + escape(tr(N_(
-            "The character chosen above against the monster chosen in Monsters, both attacking, points spent "
-            "by the policies above; recovery is left out of the exact odds."))) + "</div>"))
+        self.binder.on_lang(
+            lambda: setattr(
+                note,
+                "object",
+                '<div class="note">'
+                + escape(
+                    tr(
+                        N_(
+                            "The character chosen above against the monster chosen in Monsters, both attacking, points spent "
+                            "by the policies above; recovery is left out of the exact odds."
+                        )
+                    )
+                )
+                + "</div>",
+            )
+        )
         sheet = pn.FlexBox(
             self._field(hero, "skill", N_("Hero's skill"), 120),
-            self._field(hero, "life", N_("Hero's life"), 120), self._field(hero, "life_max", N_("Hero's life (max)"), 140),
-            self._field(hero, "favour", N_("Hero's favour"), 130), self._field(hero, "favour_max", N_("Hero's favour (max)"), 160),
-            flex_wrap="wrap", align_items="flex-end",
+            self._field(hero, "life", N_("Hero's life"), 120),
+            self._field(hero, "life_max", N_("Hero's life (max)"), 140),
+            self._field(hero, "favour", N_("Hero's favour"), 130),
+            self._field(hero, "favour_max", N_("Hero's favour (max)"), 160),
+            flex_wrap="wrap",
+            align_items="flex-end",
         )
         self.odds_readout = pane("")
         self.life_chart = LifeLeftChart()
         self.spend_chart = ProbabilityByValueChart([0, 1, 2, 3])
-        self.binder.on_lang(lambda: self.life_chart.set_labels(tr(N_("Life left at the end")), tr(N_("Chance")),
-                                                                tr(N_("Hero wins")), tr(N_("Monster wins"))))
-        self.binder.on_lang(lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")),
-                                                                 tr(N_("Chance the hero wins"))))
+        self.binder.on_lang(
+            lambda: self.life_chart.set_labels(
+                tr(N_("Life left at the end")), tr(N_("Chance")), tr(N_("Hero wins")), tr(N_("Monster wins"))
+            )
+        )
+        self.binder.on_lang(
+            lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")), tr(N_("Chance the hero wins")))
+        )
         desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
         self.binder.on_lang(self._show_odds)
-        return pn.Column(title, note, sheet, self.odds_readout,
-                         pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
-                         pn.pane.Bokeh(self.spend_chart.figure, sizing_mode="stretch_width", height=220),
-                         styles=CARD, sizing_mode="stretch_width")
+        return pn.Column(
+            title,
+            note,
+            sheet,
+            self.odds_readout,
+            pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
+            pn.pane.Bokeh(self.spend_chart.figure, sizing_mode="stretch_width", height=220),
+            styles=CARD,
+            sizing_mode="stretch_width",
+        )
 
     def _show_odds(self, *_: Any) -> None:
         tr, desk = self.tr, self.desk
         odds = desk.odds
         if odds is None:
-            self.odds_readout.object = (f'<div class="readout" data-testid="duel-readout">'
-                                        f'{_error_html(tr, desk.odds_error)}</div>')
+            self.odds_readout.object = (
+                f'<div class="readout" data-testid="duel-readout">{_error_html(tr, desk.odds_error)}</div>'
+            )
             self.life_chart.update({}, {})
             self.spend_chart.update({}, None)
             return
@@ -514,10 +660,14 @@ class FightView(pn.viewable.Viewer):
         values = self.setup.parse()
         self.odds_readout.object = (
             '<div class="readout" data-testid="duel-readout">'
-            + escape(tr(N_("{hero} against {monster}"), hero=hero, monster=monster)) + ": "
-            + escape(tr(N_("the hero wins"))) + f' <b data-testid="p-hero-wins">{percent(odds.p_hero_wins)}</b>, '
-            + escape(tr(N_("the monster wins"))) + f" <b>{percent(odds.p_monster_wins)}</b>; "
-            + escape(tr(N_("expected rounds {r:.2f}"), r=float(odds.expected_rounds))) + "</div>"
+            + escape(tr(N_("{hero} against {monster}"), hero=hero, monster=monster))
+            + ": "
+            + escape(tr(N_("the hero wins")))
+            + f' <b data-testid="p-hero-wins">{percent(odds.p_hero_wins)}</b>, '
+            + escape(tr(N_("the monster wins")))
+            + f" <b>{percent(odds.p_monster_wins)}</b>; "
+            + escape(tr(N_("expected rounds {r:.2f}"), r=float(odds.expected_rounds)))
+            + "</div>"
         )
         self.life_chart.update(odds.hero_life_left, odds.monster_life_left)
         self.spend_chart.update(desk.by_spend, values.get("hero_attack"))
@@ -538,9 +688,13 @@ class FightView(pn.viewable.Viewer):
         self.binder.text(manual, "name", N_("Type in the dice"))
         manual.link(run, value="manual", bidirectional=True)
         dice_fields = pn.FlexBox(
-            self._field(run, "a1", N_("Attacker's die 1"), 130), self._field(run, "a2", N_("Attacker's die 2"), 130),
-            self._field(run, "d1", N_("Defender's die 1"), 130), self._field(run, "d2", N_("Defender's die 2"), 130),
-            flex_wrap="wrap", align_items="flex-end", visible=False,
+            self._field(run, "a1", N_("Attacker's die 1"), 130),
+            self._field(run, "a2", N_("Attacker's die 2"), 130),
+            self._field(run, "d1", N_("Defender's die 1"), 130),
+            self._field(run, "d2", N_("Defender's die 2"), 130),
+            flex_wrap="wrap",
+            align_items="flex-end",
+            visible=False,
         )
         run.param.watch(lambda e: setattr(dice_fields, "visible", e.new), "manual")
         attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
@@ -553,17 +707,33 @@ class FightView(pn.viewable.Viewer):
         self.write_back = self._button(N_("Write life and points to the sheets"), width=340, visible=False)
         self.write_back.on_click(self._act(self.desk.write_back, message))
         self.controls = pn.Column(
-            pn.FlexBox(self.target, self._field(run, "attack_points", N_("Points the attacker spends"), 200),
-                       self._field(run, "defence_points", N_("Points the defender spends"), 200), manual,
-                       flex_wrap="wrap", align_items="flex-end"),
-            dice_fields, pn.FlexBox(attack, recover, flex_wrap="wrap"), sizing_mode="stretch_width", margin=0,
+            pn.FlexBox(
+                self.target,
+                self._field(run, "attack_points", N_("Points the attacker spends"), 200),
+                self._field(run, "defence_points", N_("Points the defender spends"), 200),
+                manual,
+                flex_wrap="wrap",
+                align_items="flex-end",
+            ),
+            dice_fields,
+            pn.FlexBox(attack, recover, flex_wrap="wrap"),
+            sizing_mode="stretch_width",
+            margin=0,
             visible=False,
         )
         run.param.watch(self._show_fight, ["version"])
         self.binder.on_lang(self._show_fight)
-        return pn.Column(title, start, self.fight_status, self.controls, pn.FlexBox(undo, self.write_back), message,
-                         self.step,
-                         styles=CARD, sizing_mode="stretch_width")
+        return pn.Column(
+            title,
+            start,
+            self.fight_status,
+            self.controls,
+            pn.FlexBox(undo, self.write_back),
+            message,
+            self.step,
+            styles=CARD,
+            sizing_mode="stretch_width",
+        )
 
     def _lines_html(self, state: Any) -> str:
         tr = self.tr
@@ -574,33 +744,47 @@ class FightView(pn.viewable.Viewer):
             parts = []
             for n in names:
                 c = state.creature(n)
-                parts.append(f"<b>{escape(n)}</b><br>" + escape(tr(N_("life {life}/{max}, points {p}"), life=c.life,
-                                                                     max=c.max_life, p=c.points)))
+                parts.append(
+                    f"<b>{escape(n)}</b><br>"
+                    + escape(tr(N_("life {life}/{max}, points {p}"), life=c.life, max=c.max_life, p=c.points))
+                )
             return "<td>" + "<br>".join(parts) + "</td>"
 
-        heads = (tr(N_("Hero defending")), tr(N_("Hero attacking")), "", tr(N_("Monster attacking")),
-                 tr(N_("Monster defending")))
+        heads = (
+            tr(N_("Hero defending")),
+            tr(N_("Hero attacking")),
+            "",
+            tr(N_("Monster attacking")),
+            tr(N_("Monster defending")),
+        )
         rows = "".join(f"<th>{escape(h)}</th>" for h in heads)
         body = []
         hf, mf = state.hero_formations, state.monster_formations
         for k in range(max(len(hf), len(mf))):
             h = hf[k] if k < len(hf) else None
             m = mf[k] if k < len(mf) else None
-            body.append("<tr>" + (cell(h.defending) + cell(h.attacking) if h else "<td></td><td></td>")
-                        + f"<td><b>⚔ {k + 1}</b></td>"
-                        + (cell(m.attacking) + cell(m.defending) if m else "<td></td><td></td>") + "</tr>")
+            body.append(
+                "<tr>"
+                + (cell(h.defending) + cell(h.attacking) if h else "<td></td><td></td>")
+                + f"<td><b>⚔ {k + 1}</b></td>"
+                + (cell(m.attacking) + cell(m.defending) if m else "<td></td><td></td>")
+                + "</tr>"
+            )
         fallen = [c.name for c in state.creatures if not c.alive]
         out = f'<table class="lines log" data-testid="fight-lines"><thead><tr>{rows}</tr></thead><tbody>{"".join(body)}</tbody></table>'
         if fallen:
-            out += ('<div class="readout">' + escape(tr(N_("Fallen: {names}"), names=", ".join(fallen))) + "</div>")
+            out += '<div class="readout">' + escape(tr(N_("Fallen: {names}"), names=", ".join(fallen))) + "</div>"
         return out
 
     def _show_fight(self, *_: Any) -> None:
         tr, run = self.tr, self.run
         state = run.state
         if state is None:
-            self.fight_status.object = ('<div class="muted" data-testid="fight-status">'
-                                        + escape(tr(N_("Place the creatures above, then start the fight."))) + "</div>")
+            self.fight_status.object = (
+                '<div class="muted" data-testid="fight-status">'
+                + escape(tr(N_("Place the creatures above, then start the fight.")))
+                + "</div>"
+            )
             self.controls.visible = False
             self.undo.visible = self.write_back.visible = False
             self.step.object = ""
@@ -612,22 +796,39 @@ class FightView(pn.viewable.Viewer):
             elif state.winner == "monsters":
                 text = tr(N_("The monsters win in round {round}."), round=state.round)
             else:
-                text = tr.ngettext("No winner after {n} round: the fight is stopped.",
-                                   "No winner after {n} rounds: the fight is stopped.", state.round)
+                text = tr.ngettext(
+                    "No winner after {n} round: the fight is stopped.",
+                    "No winner after {n} rounds: the fight is stopped.",
+                    state.round,
+                )
             good = "good" if state.winner == "heroes" else "bad"
             status = f'<div class="outcome {good}" data-testid="fight-over">{escape(text)}</div>'
             self.target.options = []
         else:
-            turn = (N_("Round {round}: the heroes' turn.") if na.side == "heroes" else
-                    N_("Round {round}: the monsters' turn."))
+            turn = (
+                N_("Round {round}: the heroes' turn.")
+                if na.side == "heroes"
+                else N_("Round {round}: the monsters' turn.")
+            )
             if na.attack_number == 1:
                 why = tr(N_("{actor} acts: the first attack of its turn, or a recovery instead."), actor=na.actor)
             else:
                 last = run.last_attack() or {}
-                why = tr(N_("{actor} attacks again."), actor=na.actor) + " " + extra_attack_text(
-                    tr, na.attack_number, last.get("damage", 0), last.get("life_before", 0), last.get("life_after") == 0)
-            status = (f'<div class="readout" data-testid="fight-status"><b>{escape(tr(turn, round=na.round))}</b> '
-                      f'<span data-testid="actor">{escape(why)}</span></div>')
+                why = (
+                    tr(N_("{actor} attacks again."), actor=na.actor)
+                    + " "
+                    + extra_attack_text(
+                        tr,
+                        na.attack_number,
+                        last.get("damage", 0),
+                        last.get("life_before", 0),
+                        last.get("life_after") == 0,
+                    )
+                )
+            status = (
+                f'<div class="readout" data-testid="fight-status"><b>{escape(tr(turn, round=na.round))}</b> '
+                f'<span data-testid="actor">{escape(why)}</span></div>'
+            )
             options = {}
             for n in na.targets:
                 damage_halved = run.fight.encounter.halving == "damage"
@@ -649,15 +850,25 @@ class FightView(pn.viewable.Viewer):
             return
         events = entry.roll["events"]
         state = self.run.state
-        sides = {c.name: "heroes" if c.kind == "hero" else "monsters" for c in state.creatures} if state is not None else {}
+        sides = (
+            {c.name: "heroes" if c.kind == "hero" else "monsters" for c in state.creatures} if state is not None else {}
+        )
         label = lambda f: tr(N_("Die showing {face}"), face=f)  # noqa: E731
         parts = []
         for e in events:
             if e["event"] == "attack":
-                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["attack_faces"]],
-                                      tr(N_("Attack: {name}"), name=e["attacker"])))
-                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["defence_faces"]],
-                                      tr(N_("Defence: {name}"), name=e["defender"])))
+                parts.append(
+                    dice_row(
+                        [d6_pips(f, label=label(f)) for f in e["attack_faces"]],
+                        tr(N_("Attack: {name}"), name=e["attacker"]),
+                    )
+                )
+                parts.append(
+                    dice_row(
+                        [d6_pips(f, label=label(f)) for f in e["defence_faces"]],
+                        tr(N_("Defence: {name}"), name=e["defender"]),
+                    )
+                )
                 if e["hit"]:
                     outcome = tr(N_("Hit: {damage} damage"), damage=e["damage"])
                 else:
@@ -665,23 +876,33 @@ class FightView(pn.viewable.Viewer):
                 # coloured by who comes off well: a hero's hit or a monster parried is good news
                 side = sides.get(e["attacker"])
                 css = "" if side is None else "good" if (side == "heroes") == bool(e["hit"]) else "bad"
-                parts.append(f'<div class="outcome {css}" data-testid="blow" data-attacker="{escape(side or "")}">'
-                             f"{escape(outcome)}</div>")
+                parts.append(
+                    f'<div class="outcome {css}" data-testid="blow" data-attacker="{escape(side or "")}">'
+                    f"{escape(outcome)}</div>"
+                )
                 if not any(x["event"] == "extra_attack" for x in events):
                     why = no_extra_attack_text(tr, e)
                     if why:
                         parts.append(f'<div class="readout" data-testid="extra">{escape(why)}</div>')
             elif e["event"] == "extra_attack":
                 last = next(x for x in events if x["event"] == "attack")
-                parts.append(f'<div class="readout" data-testid="extra"><b>'
-                             f'{escape(extra_attack_text(tr, e["attack_number"], last["damage"], last["life_before"], bool(e.get("after_kill"))))}'
-                             "</b></div>")
+                parts.append(
+                    f'<div class="readout" data-testid="extra"><b>'
+                    f"{escape(extra_attack_text(tr, e['attack_number'], last['damage'], last['life_before'], bool(e.get('after_kill'))))}"
+                    "</b></div>"
+                )
             elif e["event"] == "recover":
-                parts.append(dice_row([d6_pips(f, label=label(f)) for f in e["faces"]],
-                                      tr(N_("Recovery: {name}"), name=e["creature"])))
+                parts.append(
+                    dice_row(
+                        [d6_pips(f, label=label(f)) for f in e["faces"]], tr(N_("Recovery: {name}"), name=e["creature"])
+                    )
+                )
         text = describe_events(tr, [e for e in events if e["event"] != "round_end"], self.desk.sides())
-        self.step.object = (f'<div data-testid="fight-step">{"".join(parts)}<ul>'
-                            + "".join(f"<li>{escape(t)}</li>" for t in text) + "</ul></div>")
+        self.step.object = (
+            f'<div data-testid="fight-step">{"".join(parts)}<ul>'
+            + "".join(f"<li>{escape(t)}</li>" for t in text)
+            + "</ul></div>"
+        )
 
     # -- simulation ----------------------------------------------------------------------------------------------
     def _sim_card(self) -> pn.viewable.Viewable:
@@ -693,22 +914,41 @@ class FightView(pn.viewable.Viewer):
         go.on_click(self._act(self.desk.simulate, message))
         self.sim_readout = pane("")
         self.rounds_chart = ProbabilityByValueChart([])
-        self.binder.on_lang(lambda: self.rounds_chart.set_labels(tr(N_("Rounds until the end")), tr(N_("Share of fights"))))
-        self.rounds_pane = pn.pane.Bokeh(self.rounds_chart.figure, sizing_mode="stretch_width", height=200, visible=False)
+        self.binder.on_lang(
+            lambda: self.rounds_chart.set_labels(tr(N_("Rounds until the end")), tr(N_("Share of fights")))
+        )
+        self.rounds_pane = pn.pane.Bokeh(
+            self.rounds_chart.figure, sizing_mode="stretch_width", height=200, visible=False
+        )
         show = self._button(N_("Show this fight"), width=200)
         show.on_click(self._act(sim.open_run, message))
         self.sim_log = pane("")
         sim.param.watch(self._show_sim, ["summary"])
         sim.param.watch(self._show_run, ["run_log"])
-        self.sim_run = pn.FlexBox(FightField(self.binder, sim, "run_text", N_("Run number"), width=140), show,
-                                  flex_wrap="wrap", align_items="flex-end", visible=False)
+        self.sim_run = pn.FlexBox(
+            FightField(self.binder, sim, "run_text", N_("Run number"), width=140),
+            show,
+            flex_wrap="wrap",
+            align_items="flex-end",
+            visible=False,
+        )
         self.binder.on_lang(self._show_sim)
         self.binder.on_lang(self._show_run)
         return pn.Column(
             title,
-            pn.FlexBox(self._field(self.setup, "runs", N_("Runs"), 120), self._field(self.setup, "seed", N_("Seed"), 220),
-                       go, flex_wrap="wrap", align_items="flex-end"),
-            message, self.sim_readout, self.rounds_pane, self.sim_run, self.sim_log, styles=CARD,
+            pn.FlexBox(
+                self._field(self.setup, "runs", N_("Runs"), 120),
+                self._field(self.setup, "seed", N_("Seed"), 220),
+                go,
+                flex_wrap="wrap",
+                align_items="flex-end",
+            ),
+            message,
+            self.sim_readout,
+            self.rounds_pane,
+            self.sim_run,
+            self.sim_log,
+            styles=CARD,
             sizing_mode="stretch_width",
         )
 
@@ -723,12 +963,27 @@ class FightView(pn.viewable.Viewer):
         survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
         self.sim_readout.object = (
             '<div class="readout" data-testid="sim-readout">'
-            + escape(tr.ngettext("Heroes win {p} of {n} fight (interval of 95%: {low}–{high}).",
-                                "Heroes win {p} of {n} fights (interval of 95%: {low}–{high}).", summary["runs"], p=percent(summary["p_heroes_win"]),
-                        runs=summary["runs"], low=percent(low), high=percent(high)))
-            + "<br>" + escape(tr(N_("Monsters win {m}, unfinished {u}; {r:.1f} rounds on average."),
-                                 m=summary["monster_wins"], u=summary["unfinished"], r=summary["mean_rounds"]))
-            + f'<div>{escape(tr(N_("Still standing at the end:")))}<ul>{survivors}</ul></div></div>'
+            + escape(
+                tr.ngettext(
+                    "Heroes win {p} of {n} fight (interval of 95%: {low}–{high}).",
+                    "Heroes win {p} of {n} fights (interval of 95%: {low}–{high}).",
+                    summary["runs"],
+                    p=percent(summary["p_heroes_win"]),
+                    runs=summary["runs"],
+                    low=percent(low),
+                    high=percent(high),
+                )
+            )
+            + "<br>"
+            + escape(
+                tr(
+                    N_("Monsters win {m}, unfinished {u}; {r:.1f} rounds on average."),
+                    m=summary["monster_wins"],
+                    u=summary["unfinished"],
+                    r=summary["mean_rounds"],
+                )
+            )
+            + f"<div>{escape(tr(N_('Still standing at the end:')))}<ul>{survivors}</ul></div></div>"
         )
 
     def _show_run(self, *_: Any) -> None:
@@ -740,7 +995,9 @@ class FightView(pn.viewable.Viewer):
         self.sim_log.object = (
             '<div data-testid="sim-log"><div class="readout">'
             + escape(tr(N_("Fight {n}, seed {seed}"), n=sim.run_text.strip(), seed=sim.run_result.get("seed", "")))
-            + '</div><ol class="blow">' + "".join(f"<li>{escape(t)}</li>" for t in lines) + "</ol></div>"
+            + '</div><ol class="blow">'
+            + "".join(f"<li>{escape(t)}</li>" for t in lines)
+            + "</ol></div>"
         )
 
     def __panel__(self) -> pn.viewable.Viewable:

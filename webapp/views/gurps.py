@@ -13,10 +13,30 @@ from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import (
-    GURPS_ATTRIBUTES, GURPS_DEFENCES, GURPS_LABELS, GURPS_OUTCOMES, GURPS_POOL_STATES, GURPS_ROLLS, MAX_ROWS, AppState, GurpsDesk,
+    GURPS_ATTRIBUTES,
+    GURPS_DEFENCES,
+    GURPS_LABELS,
+    GURPS_OUTCOMES,
+    GURPS_POOL_STATES,
+    GURPS_ROLLS,
+    MAX_ROWS,
+    AppState,
+    GurpsDesk,
 )
-from .common import (Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, name_field, number_input,
-                     percent, select)
+from .common import (
+    Binder,
+    TextField,
+    TextInput,
+    alert_html,
+    attempt,
+    button,
+    checkbox,
+    html_pane,
+    name_field,
+    number_input,
+    percent,
+    select,
+)
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -26,11 +46,19 @@ CONTEST_LABELS = {"quick": N_("Quick contest"), "regular": N_("Regular contest")
 def describe_gurps_roll(tr: Any, roll: Any) -> tuple[str, str]:
     outcome = tr(GURPS_OUTCOMES[str(roll.outcome)])
     if roll.margin >= 0:
-        detail = tr(N_("Rolled {total} against effective skill {skill}: margin of success {m}."),
-                    total=roll.total, skill=roll.effective_skill, m=roll.margin)
+        detail = tr(
+            N_("Rolled {total} against effective skill {skill}: margin of success {m}."),
+            total=roll.total,
+            skill=roll.effective_skill,
+            m=roll.margin,
+        )
     else:
-        detail = tr(N_("Rolled {total} against effective skill {skill}: margin of failure {m}."),
-                    total=roll.total, skill=roll.effective_skill, m=-roll.margin)
+        detail = tr(
+            N_("Rolled {total} against effective skill {skill}: margin of failure {m}."),
+            total=roll.total,
+            skill=roll.effective_skill,
+            m=-roll.margin,
+        )
     return outcome, detail
 
 
@@ -41,8 +69,19 @@ def _dice(tr: Any, faces: Any, caption: str) -> str:
 class _ListRows(pn.viewable.Viewer):
     """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``."""
 
-    def __init__(self, view: GurpsView, owner: Any, pname: str, value_key: str, name_label: str, value_label: str,
-                 error_prefix: str, add_label: str, roll_buttons: bool = False, keep_toggles: bool = False) -> None:
+    def __init__(
+        self,
+        view: GurpsView,
+        owner: Any,
+        pname: str,
+        value_key: str,
+        name_label: str,
+        value_label: str,
+        error_prefix: str,
+        add_label: str,
+        roll_buttons: bool = False,
+        keep_toggles: bool = False,
+    ) -> None:
         super().__init__()
         self.view, self.owner, self.pname, self.value_key = view, owner, pname, value_key
         self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
@@ -65,7 +104,9 @@ class _ListRows(pn.viewable.Viewer):
 
     def _add(self, _: Any) -> None:
         if len(self.items) < MAX_ROWS:
-            setattr(self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}])
+            setattr(
+                self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}]
+            )
 
     def _set(self, index: int, key: str, value: Any) -> None:
         items = [dict(r) for r in self.items]
@@ -120,11 +161,11 @@ class _ListRows(pn.viewable.Viewer):
         if len(self.rows) != len(self.items):
             self._rebuild()
             return
-        for keep, item in zip(self.keeps, self.items):
+        for keep, item in zip(self.keeps, self.items, strict=False):
             if keep.value != bool(item.get("keep")):
                 keep.value = bool(item.get("keep"))
         self._errors()
-        for (name, value), item in zip(self.rows, self.items):
+        for (name, value), item in zip(self.rows, self.items, strict=False):
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
             if value.value_input != item.get(self.value_key, ""):
@@ -170,9 +211,20 @@ class GurpsView(pn.viewable.Viewer):
         binder.on_lang(self._show_pools)
 
         skills_title = html_pane("")
-        binder.on_lang(lambda: setattr(skills_title, "object", f'<div class="card-title">{escape(tr(N_("Skills")))}</div>'))
-        self.skill_rows = _ListRows(self, self.char, "skills", "level", N_("Skill {n}"), N_("Level"), "skill_",
-                                    N_("Add a skill"), roll_buttons=True)
+        binder.on_lang(
+            lambda: setattr(skills_title, "object", f'<div class="card-title">{escape(tr(N_("Skills")))}</div>')
+        )
+        self.skill_rows = _ListRows(
+            self,
+            self.char,
+            "skills",
+            "level",
+            N_("Skill {n}"),
+            N_("Level"),
+            "skill_",
+            N_("Add a skill"),
+            roll_buttons=True,
+        )
         sheet = pn.Column(name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10))
 
         # -- the roll ------------------------------------------------------------------------
@@ -185,13 +237,39 @@ class GurpsView(pn.viewable.Viewer):
         self.char.param.watch(self._skill_options, [*GURPS_ROLLS, *GURPS_DEFENCES])
 
         mods_title = html_pane("")
-        binder.on_lang(lambda: setattr(mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'))
-        self.mod_rows = _ListRows(self, self.desk, "modifiers", "value", N_("Modifier {n}"), N_("Value"), "modifier_",
-                                  N_("Add a modifier"), keep_toggles=True)
+        binder.on_lang(
+            lambda: setattr(
+                mods_title, "object", f'<div class="card-title">{escape(tr(N_("Modifiers for this roll")))}</div>'
+            )
+        )
+        self.mod_rows = _ListRows(
+            self,
+            self.desk,
+            "modifiers",
+            "value",
+            N_("Modifier {n}"),
+            N_("Value"),
+            "modifier_",
+            N_("Add a modifier"),
+            keep_toggles=True,
+        )
         mods_note = html_pane("")
-        binder.on_lang(lambda: setattr(mods_note, "object", '<div class="note" data-testid="modifiers-note">' + escape(tr(N_(
-            "A modifier is cleared after the roll it was added for; tick Keep for one that stands (a wound, "
-            "the light of the whole scene)."))) + "</div>"))
+        binder.on_lang(
+            lambda: setattr(
+                mods_note,
+                "object",
+                '<div class="note" data-testid="modifiers-note">'
+                + escape(
+                    tr(
+                        N_(
+                            "A modifier is cleared after the roll it was added for; tick Keep for one that stands (a wound, "
+                            "the light of the whole scene)."
+                        )
+                    )
+                )
+                + "</div>",
+            )
+        )
         self.defence = checkbox(value=self.desk.defence)
         binder.text(self.defence, "name", N_("Defence roll"))
         self.defence.link(self.desk, value="defence", bidirectional=True)
@@ -207,8 +285,18 @@ class GurpsView(pn.viewable.Viewer):
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
         self.not_allowed = html_pane("")
         roll_panel = pn.Column(
-            self.skill, mods_title, mods_note, self.mod_rows, pn.Row(self.defence, self.secret), tries,
-            self.effective, self.not_allowed, self.roll_button, self.roll_error, width=460, margin=(5, 10),
+            self.skill,
+            mods_title,
+            mods_note,
+            self.mod_rows,
+            pn.Row(self.defence, self.secret),
+            tries,
+            self.effective,
+            self.not_allowed,
+            self.roll_button,
+            self.roll_error,
+            width=460,
+            margin=(5, 10),
         )
 
         self.odds_readout = html_pane("")
@@ -222,7 +310,9 @@ class GurpsView(pn.viewable.Viewer):
 
         # -- contest ---------------------------------------------------------------------------
         contest_title = html_pane("")
-        binder.on_lang(lambda: setattr(contest_title, "object", f'<div class="card-title">{escape(tr(N_("Contest")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(contest_title, "object", f'<div class="card-title">{escape(tr(N_("Contest")))}</div>')
+        )
         self.contest_kind = pn.widgets.RadioButtonGroup(value=self.desk.contest, height=48)
         binder.options(self.contest_kind, CONTEST_LABELS)
         self.contest_kind.link(self.desk, value="contest", bidirectional=True)
@@ -243,8 +333,10 @@ class GurpsView(pn.viewable.Viewer):
             "quick": BarChart(["a", "tie", "b"], [GOOD, NEUTRAL, BAD], height=200),
             "regular": BarChart(["a", "b"], [GOOD, BAD], height=200),
         }
-        self._contest_panes = {kind: pn.pane.Bokeh(chart.figure, sizing_mode="stretch_width", height=210)
-                               for kind, chart in self.contest_charts.items()}
+        self._contest_panes = {
+            kind: pn.pane.Bokeh(chart.figure, sizing_mode="stretch_width", height=210)
+            for kind, chart in self.contest_charts.items()
+        }
         self.contest_options = pn.Column(margin=0, sizing_mode="stretch_width")
         self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         self.desk.param.watch(lambda e: self._contest_parts(), "contest")
@@ -258,12 +350,21 @@ class GurpsView(pn.viewable.Viewer):
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         self.contest_share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         contest = pn.Column(
-            contest_title, self.contest_kind, pn.Row(self.opponent, opp_level), self.contest_options, self.contest_readout,
+            contest_title,
+            self.contest_kind,
+            pn.Row(self.opponent, opp_level),
+            self.contest_options,
+            self.contest_readout,
             self.contest_chart_slot,
-            self.contest_button, self.contest_result, self.contest_share_slot, sizing_mode="stretch_width",
+            self.contest_button,
+            self.contest_result,
+            self.contest_share_slot,
+            sizing_mode="stretch_width",
         )
 
-        self.desk.param.watch(self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"])
+        self.desk.param.watch(
+            self._show_odds, ["check", "odds", "effective", "p_any", "contest_odds", "check_error", "errors"]
+        )
         self.desk.param.watch(self._show_result, "last")
         self.desk.param.watch(self._show_contest, ["last_contest", "last_contest_modifiers"])
         self.app.rolls.log.param.watch(lambda e: self._show_result(), "entries")
@@ -291,9 +392,15 @@ class GurpsView(pn.viewable.Viewer):
         field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
         roll = button("⚄", width=52, margin=(22, 4, 0, 4))
         if key in GURPS_DEFENCES:
-            self.binder.on_lang(lambda: setattr(roll, "description", tr(N_("Roll {ability} (defence roll)"), ability=tr(GURPS_LABELS[key]))))
+            self.binder.on_lang(
+                lambda: setattr(
+                    roll, "description", tr(N_("Roll {ability} (defence roll)"), ability=tr(GURPS_LABELS[key]))
+                )
+            )
         else:
-            self.binder.on_lang(lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key]))))
+            self.binder.on_lang(
+                lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key])))
+            )
         roll.on_click(lambda e: self.roll_target(key))
         return pn.Row(field, roll, margin=0)
 
@@ -305,7 +412,9 @@ class GurpsView(pn.viewable.Viewer):
         minus = button("−", width=48, margin=(22, 4, 0, 4))
         plus = button("+", width=48, margin=(22, 4, 0, 4))
         self.binder.on_lang(lambda: setattr(minus, "description", tr(N_("Lose 1 {pool}"), pool=tr(GURPS_LABELS[pool]))))
-        self.binder.on_lang(lambda: setattr(plus, "description", tr(N_("Regain 1 {pool}"), pool=tr(GURPS_LABELS[pool]))))
+        self.binder.on_lang(
+            lambda: setattr(plus, "description", tr(N_("Regain 1 {pool}"), pool=tr(GURPS_LABELS[pool])))
+        )
         minus.on_click(lambda e: self.char.step(pool, -1))
         plus.on_click(lambda e: self.char.step(pool, 1))
         return pn.Column(pn.Row(current, minus, plus, maximum, margin=0), self.pool_states[pool], margin=0)
@@ -373,7 +482,9 @@ class GurpsView(pn.viewable.Viewer):
         tr = self.tr
         desk = self.desk
         if desk.effective is not None:
-            total = sum(int(m.get("value") or 0) for m in desk.modifiers if str(m.get("value", "")).lstrip("+-").isdigit())
+            total = sum(
+                int(m.get("value") or 0) for m in desk.modifiers if str(m.get("value", "")).lstrip("+-").isdigit()
+            )
             self.effective.object = (
                 f'<div class="readout">{escape(tr(N_("Effective skill")))}: <b data-testid="effective-skill">{desk.effective}</b>'
                 f' <span class="muted">({escape(tr(N_("modifiers {total:+d}"), total=total))})</span></div>'
@@ -383,32 +494,59 @@ class GurpsView(pn.viewable.Viewer):
         error = desk.check_error
         blocked = error is not None and error.code == "rule" and error.field in ("skill", "effective_skill")
         self.not_allowed.object = (
-            '<div class="field-error" role="alert" data-testid="roll-not-allowed">' + escape(tr(N_(
-                "The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3."),
-                e=desk.effective)) + "</div>"
-        ) if blocked else ""
+            (
+                '<div class="field-error" role="alert" data-testid="roll-not-allowed">'
+                + escape(
+                    tr(
+                        N_(
+                            "The roll is not allowed: effective skill {e} is below 3, and only a defence roll may be made below 3."
+                        ),
+                        e=desk.effective,
+                    )
+                )
+                + "</div>"
+            )
+            if blocked
+            else ""
+        )
         self.roll_button.disabled = blocked
         odds = desk.odds
         if odds is None:
-            msg = error_text(tr, desk.check_error) if desk.check_error is not None else tr(N_("Correct the marked fields to see the odds."))
+            msg = (
+                error_text(tr, desk.check_error)
+                if desk.check_error is not None
+                else tr(N_("Correct the marked fields to see the odds."))
+            )
             self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(msg)}</div>'
             self.chart.update(None)
         else:
             extra = ""
             if desk.p_any is not None and self.desk.tries.strip() not in ("", "1"):
-                extra = f' · {escape(tr.ngettext("At least one success in {n} try", "At least one success in {n} tries", self.desk.tries.strip()))}: {percent(desk.p_any)}'
+                tries = tr.ngettext(
+                    "At least one success in {n} try", "At least one success in {n} tries", self.desk.tries.strip()
+                )
+                extra = f" · {escape(tries)}: {percent(desk.p_any)}"
             self.odds_readout.object = (
                 f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
                 f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Critical success")))}: '
-                f'{percent(odds.p_critical_success)} · {escape(tr(N_("Critical failure")))}: {percent(odds.p_critical_failure)}{extra}</div>'
+                f"{percent(odds.p_critical_success)} · {escape(tr(N_('Critical failure')))}: {percent(odds.p_critical_failure)}{extra}</div>"
             )
             last = desk.last
             rolled = last.roll.total if last is not None and not last.hidden and last.roll.check == desk.check else None
             self.chart.update(odds.by_roll, rolled)
-        self.legend.object = '<div class="note">' + " · ".join(
-            f'<span style="color:{c}">■</span> {escape(tr(GURPS_OUTCOMES[o]))}'
-            for o, c in (("critical_success", "#145a32"), ("success", GOOD), ("failure", BAD), ("critical_failure", "#7f1d1d"))
-        ) + "</div>"
+        self.legend.object = (
+            '<div class="note">'
+            + " · ".join(
+                f'<span style="color:{c}">■</span> {escape(tr(GURPS_OUTCOMES[o]))}'
+                for o, c in (
+                    ("critical_success", "#145a32"),
+                    ("success", GOOD),
+                    ("failure", BAD),
+                    ("critical_failure", "#7f1d1d"),
+                )
+            )
+            + "</div>"
+        )
         self._show_contest_odds()
 
     @property
@@ -432,13 +570,18 @@ class GurpsView(pn.viewable.Viewer):
         )
         if odds is None:
             self.contest_chart.update(None)
-            self.contest_readout.object = f'<div class="readout muted">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            self.contest_readout.object = (
+                f'<div class="readout muted">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            )
             return
         shown = {"a": odds.p_a_wins, "b": odds.p_b_wins}
         if hasattr(odds, "p_tie"):
             shown["tie"] = odds.p_tie
         self.contest_chart.update(shown)
-        text = f'{escape(tr(N_("You win")))}: <b data-testid="p-contest">{percent(odds.p_a_wins)}</b> · {escape(tr(N_("Opponent wins")))}: {percent(odds.p_b_wins)}'
+        text = (
+            f'{escape(tr(N_("You win")))}: <b data-testid="p-contest">{percent(odds.p_a_wins)}</b>'
+            f" · {escape(tr(N_('Opponent wins')))}: {percent(odds.p_b_wins)}"
+        )
         if hasattr(odds, "p_tie"):
             text += f" · {escape(tr(N_('Tie')))}: {percent(odds.p_tie)}"
         if hasattr(odds, "expected_rounds"):
@@ -470,8 +613,8 @@ class GurpsView(pn.viewable.Viewer):
         if entry.hidden:
             self.result.object = (
                 f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-                f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div>'
-                f'{self._modifiers_html(self.desk.last_modifiers)}</div>'
+                f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div>"
+                f"{self._modifiers_html(self.desk.last_modifiers)}</div>"
             )
             self.reveal.visible = True
             self.chart.update(self.desk.odds.by_roll if self.desk.odds else None, None)
@@ -493,7 +636,8 @@ class GurpsView(pn.viewable.Viewer):
         if not used:
             return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("No modifiers.")))}</div>'
         names = ", ".join(
-            f"{name or tr(N_('Modifier {n}'), n=i + 1)} " + f"{value:+d}".replace("-", "\u2212") for i, (name, value) in enumerate(used)
+            f"{name or tr(N_('Modifier {n}'), n=i + 1)} " + f"{value:+d}".replace("-", "\u2212")
+            for i, (name, value) in enumerate(used)
         )
         return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("Modifiers used: {names}"), names=names))}</div>'
 
@@ -520,7 +664,7 @@ class GurpsView(pn.viewable.Viewer):
         for da, db in rounds:
             html += _dice(tr, da, tr(N_("You"))) + _dice(tr, db, tr(N_("Opponent")))
         if len(getattr(roll, "rounds", ())) > 1:
-            html += f'<div class="note">{escape(tr(N_("Decided in round {n} (last rounds shown).") , n=len(roll.rounds)))}</div>'
+            html += f'<div class="note">{escape(tr(N_("Decided in round {n} (last rounds shown)."), n=len(roll.rounds)))}</div>'
         if roll.winner is None:
             outcome = tr(N_("Nobody wins"))
         elif roll.winner == "a":
@@ -531,7 +675,7 @@ class GurpsView(pn.viewable.Viewer):
             outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
         self.contest_result.object = (
             f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div>'
-            f'{self._modifiers_html(self.desk.last_contest_modifiers)}</div>'
+            f"{self._modifiers_html(self.desk.last_contest_modifiers)}</div>"
         )
 
     def __panel__(self) -> pn.viewable.Viewable:

@@ -47,11 +47,19 @@ def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
     """(outcome in words, detail line) for a roll record, in ``tr``'s language."""
     outcome = tr(OR_DEGREE_LABELS[str(roll.degree)])
     if roll.automatic == "gandalf":
-        detail = tr(N_("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn})."),
-                    total=roll.total, tn=roll.tn)
+        detail = tr(
+            N_("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn})."),
+            total=roll.total,
+            tn=roll.tn,
+        )
     elif roll.automatic == "eye":
-        detail = tr(N_("Eye of Sauron while Miserable: automatic failure, whatever the total; it has no margin (total {total}, TN {tn})."),
-                    total=roll.total, tn=roll.tn)
+        detail = tr(
+            N_(
+                "Eye of Sauron while Miserable: automatic failure, whatever the total; it has no margin (total {total}, TN {tn})."
+            ),
+            total=roll.total,
+            tn=roll.tn,
+        )
     else:
         detail = tr(N_("Total {total} against TN {tn}: margin {m:+d}."), total=roll.total, tn=roll.tn, m=roll.margin)
     if roll.icons:
@@ -62,14 +70,20 @@ def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
 def one_ring_dice_html(tr: Any, roll: Any) -> str:
     two = len(roll.feat_dice) > 1
     feats = [
-        feat_die(face, label=feat_label(tr, face) + (" — " + tr(N_("kept")) if two and i == roll.kept else ""),
-                 kept=(i == roll.kept) if two else None)
+        feat_die(
+            face,
+            label=feat_label(tr, face) + (" — " + tr(N_("kept")) if two and i == roll.kept else ""),
+            kept=(i == roll.kept) if two else None,
+        )
         for i, face in enumerate(roll.feat_dice)
     ]
     weary = roll.check.weary
     successes = [
-        success_die(face, label=tr(N_("Success die {face}"), face=face) + (" — " + tr(N_("success icon")) if face == 6 else ""),
-                    weary=weary)
+        success_die(
+            face,
+            label=tr(N_("Success die {face}"), face=face) + (" — " + tr(N_("success icon")) if face == 6 else ""),
+            weary=weary,
+        )
         for face in roll.success_dice
     ]
     html = dice_row(feats, tr(N_("Feat dice")) if two else tr(N_("Feat die")))
@@ -83,7 +97,11 @@ class OneRingView(pn.viewable.Viewer):
         """Endurance, Shadow (points and scars), Load and Fatigue; Weary follows Endurance ≤ Load + Fatigue when switched on."""
         binder, tr, char = self.binder, self.tr, self.char
         title = html_pane("")
-        binder.on_lang(lambda: setattr(title, "object", f'<div class="card-title">{escape(tr(N_("Endurance, Shadow, Load")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(
+                title, "object", f'<div class="card-title">{escape(tr(N_("Endurance, Shadow, Load")))}</div>'
+            )
+        )
         field = lambda key, width=90: TextField(binder, char, key, OR_LABELS[key], width=width)  # noqa: E731
         auto = checkbox(value=char.weary_auto)
         binder.text(auto, "name", N_("Weary when Endurance is at or below Load + Fatigue"))
@@ -133,18 +151,31 @@ class OneRingView(pn.viewable.Viewer):
             skills = [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]
             rows = [self._ability_row(s) for s in skills]
             title = html_pane("", css_classes=["card-title"])
-            binder.on_lang(lambda title=title, attr=attr: setattr(
-                title, "object", f'<div class="card-title">{escape(tr(OR_LABELS[attr]))}</div>'))
+            binder.on_lang(
+                lambda title=title, attr=attr: setattr(
+                    title, "object", f'<div class="card-title">{escape(tr(OR_LABELS[attr]))}</div>'
+                )
+            )
             attr_blocks.append(pn.Column(title, pn.Row(field, tn_pane), *rows, width=250, margin=(5, 10)))
         self.char.param.watch(self._show_tns, list(one_ring.ATTRIBUTES))
         binder.on_lang(self._show_tns)
 
         prof_title = html_pane("")
-        binder.on_lang(lambda: setattr(prof_title, "object", f'<div class="card-title">{escape(tr(N_("Combat proficiencies")))}</div>'))
-        profs = pn.Column(prof_title, *[self._ability_row(p, favoured=False) for p in OR_PROFICIENCIES], width=250, margin=(5, 10))
+        binder.on_lang(
+            lambda: setattr(
+                prof_title, "object", f'<div class="card-title">{escape(tr(N_("Combat proficiencies")))}</div>'
+            )
+        )
+        profs = pn.Column(
+            prof_title, *[self._ability_row(p, favoured=False) for p in OR_PROFICIENCIES], width=250, margin=(5, 10)
+        )
 
         state_title = html_pane("")
-        binder.on_lang(lambda: setattr(state_title, "object", f'<div class="card-title">{escape(tr(N_("Valour, Wisdom and Hope")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(
+                state_title, "object", f'<div class="card-title">{escape(tr(N_("Valour, Wisdom and Hope")))}</div>'
+            )
+        )
         flags = []
         for flag, msg in (("weary", N_("Weary")), ("miserable", N_("Miserable")), ("inspired", N_("Inspired"))):
             box = checkbox(value=getattr(self.char, flag))
@@ -155,24 +186,33 @@ class OneRingView(pn.viewable.Viewer):
             state_title,
             self._ability_row("valour", favoured=False),
             self._ability_row("wisdom", favoured=False),
-            pn.Row(TextField(binder, self.char, "hope", N_("Hope"), width=90),
-                   TextField(binder, self.char, "hope_max", N_("Hope (max)"), width=90)),
+            pn.Row(
+                TextField(binder, self.char, "hope", N_("Hope"), width=90),
+                TextField(binder, self.char, "hope_max", N_("Hope (max)"), width=90),
+            ),
             *flags,
             width=250,
             margin=(5, 10),
         )
         # armour: Protection on the sheet, the blow's Injury typed in, a one-tap Protection roll with its odds
         armour_title = html_pane("")
-        binder.on_lang(lambda: setattr(armour_title, "object", f'<div class="card-title">{escape(tr(N_("Armour")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(armour_title, "object", f'<div class="card-title">{escape(tr(N_("Armour")))}</div>')
+        )
         self.protection_button = button("⚄", width=52, margin=(22, 4, 0, 4))
-        binder.on_lang(lambda: setattr(self.protection_button, "description", tr(N_("Roll Protection against the blow's Injury"))))
+        binder.on_lang(
+            lambda: setattr(self.protection_button, "description", tr(N_("Roll Protection against the blow's Injury")))
+        )
         self.protection_button.on_click(lambda _: self.roll_protection())
         self.protection_odds = html_pane("")
         armour = pn.Column(
             armour_title,
-            pn.Row(TextField(binder, self.char, "protection", N_("Protection"), width=110),
-                   TextField(binder, self.desk, "injury", N_("Injury of the blow"), width=110),
-                   self.protection_button, margin=0),
+            pn.Row(
+                TextField(binder, self.char, "protection", N_("Protection"), width=110),
+                TextField(binder, self.desk, "injury", N_("Injury of the blow"), width=110),
+                self.protection_button,
+                margin=0,
+            ),
             self.protection_odds,
             width=300,
             margin=(5, 10),
@@ -185,7 +225,9 @@ class OneRingView(pn.viewable.Viewer):
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)
         binder.text(self.ability, "name", N_("Ability"))
-        binder.options(self.ability, {a: OR_LABELS[a] for a in OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom", "protection")})
+        binder.options(
+            self.ability, {a: OR_LABELS[a] for a in OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom", "protection")}
+        )
         self.ability.link(self.desk, value="ability", bidirectional=True)
         self.feat_mode = select(value=self.desk.feat_mode, width=200)
         binder.text(self.feat_mode, "name", N_("Feat dice"))
@@ -211,13 +253,33 @@ class OneRingView(pn.viewable.Viewer):
         self.summary = html_pane("", css_classes=["readout"])
         self.roll_error = html_pane("")
         self.rules_note = html_pane("")
-        binder.on_lang(lambda: setattr(self.rules_note, "object", '<div class="note">' + escape(tr(N_(
-            "Readings used: combat proficiencies roll against the Strength TN, Valour against Heart and Wisdom "
-            "against Wits. A hero spends at most one Hope on a roll, for one bonus success die (two when Inspired); "
-            "a companion's support is a bonus die of its own. The TN can always be typed in by hand.")) ) + " " + escape(tr(N_(
-            "Attack rolls (a combat proficiency): the TN is the Strength TN plus the adversary's Parry. Protection rolls: "
-            "as many success dice as the armour's Protection, against the blow's Injury as the TN; Weary applies as "
-            "to any roll."))) + "</div>"))
+        binder.on_lang(
+            lambda: setattr(
+                self.rules_note,
+                "object",
+                '<div class="note">'
+                + escape(
+                    tr(
+                        N_(
+                            "Readings used: combat proficiencies roll against the Strength TN, Valour against Heart and Wisdom "
+                            "against Wits. A hero spends at most one Hope on a roll, for one bonus success die (two when Inspired); "
+                            "a companion's support is a bonus die of its own. The TN can always be typed in by hand."
+                        )
+                    )
+                )
+                + " "
+                + escape(
+                    tr(
+                        N_(
+                            "Attack rolls (a combat proficiency): the TN is the Strength TN plus the adversary's Parry. Protection rolls: "
+                            "as many success dice as the armour's Protection, against the blow's Injury as the TN; Weary applies as "
+                            "to any roll."
+                        )
+                    )
+                )
+                + "</div>",
+            )
+        )
         roll_panel = pn.Column(
             pn.FlexBox(self.ability, self.parry_box, self.feat_mode, bonus, hope, tn, flex_wrap="wrap"),
             pn.Row(self.roll_button, secret_checkbox(binder, self.desk), self.summary),
@@ -250,8 +312,9 @@ class OneRingView(pn.viewable.Viewer):
         self.take_back = button("", width=230)
         binder.text(self.take_back, "name", N_("Take back the last choice"))
         self.take_back.on_click(lambda _: self._take_back())
-        self.specials = pn.FlexBox(*self.special_buttons.values(), self.take_back, flex_wrap="wrap", visible=False,
-                                   sizing_mode="stretch_width")
+        self.specials = pn.FlexBox(
+            *self.special_buttons.values(), self.take_back, flex_wrap="wrap", visible=False, sizing_mode="stretch_width"
+        )
         self.special_note = html_pane("")
         self.special_error = html_pane("")
         self.desk.param.watch(self._show_specials, ["picked"])
@@ -277,7 +340,9 @@ class OneRingView(pn.viewable.Viewer):
 
     def _hope_label(self) -> None:
         tr = self.tr
-        self.hope_box.name = tr(N_("Spend 1 Hope: +2 success dice")) if self.char.inspired else tr(N_("Spend 1 Hope: +1 success die"))
+        self.hope_box.name = (
+            tr(N_("Spend 1 Hope: +2 success dice")) if self.char.inspired else tr(N_("Spend 1 Hope: +1 success die"))
+        )
         error = self.desk.errors.get("hope_spend")
         self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
 
@@ -291,7 +356,9 @@ class OneRingView(pn.viewable.Viewer):
             box.link(self.char, value=f"fav_{ability}", bidirectional=True)
             parts.append(box)
         roll = button("⚄", width=52, margin=(22, 4, 0, 4))
-        self.binder.on_lang(lambda: setattr(roll, "description", self.tr(N_("Roll {ability}"), ability=self.tr(OR_LABELS[ability]))))
+        self.binder.on_lang(
+            lambda: setattr(roll, "description", self.tr(N_("Roll {ability}"), ability=self.tr(OR_LABELS[ability])))
+        )
 
         def tap(_: Any) -> None:
             self.desk.ability = ability
@@ -305,7 +372,9 @@ class OneRingView(pn.viewable.Viewer):
         for attr, pane in self.tn_panes.items():
             tn = self.char.tn_of(attr)
             pane.object = (
-                f'<div class="readout" style="margin-top:28px">{escape(self.tr(N_("TN {tn}"), tn=tn))}</div>' if tn is not None else ""
+                f'<div class="readout" style="margin-top:28px">{escape(self.tr(N_("TN {tn}"), tn=tn))}</div>'
+                if tn is not None
+                else ""
             )
 
     def _chart_labels(self) -> None:
@@ -321,7 +390,8 @@ class OneRingView(pn.viewable.Viewer):
         if odds is None or check is None:
             self.degree_chart.update(None)
             self.tn_chart.update({}, None)
-            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{escape(tr(N_("Correct the marked fields to see the odds.")))}</div>'
+            text = escape(tr(N_("Correct the marked fields to see the odds.")))
+            self.odds_readout.object = f'<div class="readout muted" data-testid="odds-readout">{text}</div>'
             self.summary.object = ""
             return
         last = self.desk.last
@@ -331,9 +401,11 @@ class OneRingView(pn.viewable.Viewer):
         self.odds_readout.object = (
             f'<div class="readout" data-testid="odds-readout">{escape(tr(N_("Chance of success")))}: '
             f'<b data-testid="p-success">{percent(odds.p_success)}</b> · {escape(tr(N_("Great success")))}: {percent(odds.p_great)}'
-            f' · {escape(tr(N_("Extraordinary success")))}: {percent(odds.p_extraordinary)}</div>'
+            f" · {escape(tr(N_('Extraordinary success')))}: {percent(odds.p_extraordinary)}</div>"
         )
-        mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[str(check.feat_mode)]
+        mode = {"normal": "", "favoured": tr(N_("Favoured")), "ill_favoured": tr(N_("Ill-favoured"))}[
+            str(check.feat_mode)
+        ]
         parts = [tr.ngettext("{n} success die", "{n} success dice", check.success_dice)]
         parry = self.desk.parry_value() if self.desk.is_attack else 0
         if self.desk.ability == "protection":
@@ -362,8 +434,12 @@ class OneRingView(pn.viewable.Viewer):
             self.protection_odds.object = f'<div class="note" data-testid="protection-odds">{escape(text)}</div>'
             return
         p = one_ring.odds(check).p_success
-        text = tr(N_("Protection roll (success dice: {n}, TN {tn}): {p} chance to avoid the wound."),
-                  n=check.success_dice, tn=check.tn, p=percent(p))
+        text = tr(
+            N_("Protection roll (success dice: {n}, TN {tn}): {p} chance to avoid the wound."),
+            n=check.success_dice,
+            tn=check.tn,
+            p=percent(p),
+        )
         self.protection_odds.object = f'<div class="readout" data-testid="protection-odds">{escape(text)}</div>'
 
     def roll_protection(self) -> None:
@@ -422,14 +498,20 @@ class OneRingView(pn.viewable.Viewer):
         picked = self.desk.picked
         text = tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons)
         if picked:
-            text += " " + tr(N_("Spent on: {choices}. Icons left: {n}."),
-                             choices=", ".join(tr(OR_SPECIAL_LABELS[c]) for c in picked), n=roll.icons - len(picked))
+            text += " " + tr(
+                N_("Spent on: {choices}. Icons left: {n}."),
+                choices=", ".join(tr(OR_SPECIAL_LABELS[c]) for c in picked),
+                n=roll.icons - len(picked),
+            )
         self.special_note.object = f'<div class="note" data-testid="specials-note">{escape(text)}</div>'
         self.take_back.disabled = not picked
 
     def _spend(self, key: str) -> None:
-        attempt(lambda: self.desk.pick_special([*self.desk.picked, key]), self.special_error,
-                lambda error: error_text(self.tr, error))
+        attempt(
+            lambda: self.desk.pick_special([*self.desk.picked, key]),
+            self.special_error,
+            lambda error: error_text(self.tr, error),
+        )
 
     def _take_back(self) -> None:
         if self.desk.picked:

@@ -134,7 +134,7 @@ def hidden_html(tr: Translator, head: str) -> str:
     """The result area of a secret roll that has not been revealed (no dice, no outcome)."""
     return (
         f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-        f'{escape(tr(N_("Secret roll: hidden until the GM reveals it.")))}</div></div>'
+        f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
     )
 
 
@@ -167,9 +167,19 @@ def link_entry(link: links.Link, roll: Any) -> LogEntry:
     """A log entry for what a link shows (not added to any log), so it reads like one."""
     contest = link.system in ("gurps-quick", "gurps-regular")
     return LogEntry(
-        number=0, time="", system="gurps" if contest else link.system, character=link.name, ability=link.label,
-        check=link.check, seed=link.seed or 0, roll=roll, secret=link.secret, revealed=roll is not None,
-        kind="contest" if contest else "roll", session_code=link.session_code, session_number=link.number,
+        number=0,
+        time="",
+        system="gurps" if contest else link.system,
+        character=link.name,
+        ability=link.label,
+        check=link.check,
+        seed=link.seed or 0,
+        roll=roll,
+        secret=link.secret,
+        revealed=roll is not None,
+        kind="contest" if contest else "roll",
+        session_code=link.session_code,
+        session_number=link.number,
     )
 
 
@@ -194,8 +204,16 @@ class SharePanel(pn.viewable.Viewer):
     sits beside the contest.
     """
 
-    def __init__(self, state: AppState, share: ShareModel, binder: Binder, base_url: Any = None, *,
-                 system: str = "one-ring", kinds: tuple[str, ...] = ("roll", "contest")) -> None:
+    def __init__(
+        self,
+        state: AppState,
+        share: ShareModel,
+        binder: Binder,
+        base_url: Any = None,
+        *,
+        system: str = "one-ring",
+        kinds: tuple[str, ...] = ("roll", "contest"),
+    ) -> None:
         super().__init__()
         self.state = state
         self.share = share
@@ -226,7 +244,10 @@ class SharePanel(pn.viewable.Viewer):
         # always pass on to the page).
         self.buttons = pn.FlexBox(self.copy, self.check_button, flex_wrap="wrap", align_items="center")
         self._layout = pn.Column(
-            self.title, self.buttons, self.link_text, self.message,
+            self.title,
+            self.buttons,
+            self.link_text,
+            self.message,
             sizing_mode="stretch_width",
         )
         binder.on_lang(self._redraw)
@@ -240,8 +261,11 @@ class SharePanel(pn.viewable.Viewer):
         return part in self.buttons.objects or part in self._layout.objects
 
     def _show_parts(self, reveal: bool = False) -> None:
-        buttons = (([self.copy] if self.url else []) + ([self.check_button] if "roll" in self.kinds else [])
-                   + ([self.reveal_button] if reveal else []))
+        buttons = (
+            ([self.copy] if self.url else [])
+            + ([self.check_button] if "roll" in self.kinds else [])
+            + ([self.reveal_button] if reveal else [])
+        )
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
         parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
@@ -280,9 +304,7 @@ class SharePanel(pn.viewable.Viewer):
     def _set_url(self, payload: str) -> None:
         self.url = links.link_url(self.base_url(), payload)
         self.copy.text = self.url
-        self.link_text.object = (
-            f'<div class="note" style="word-break:break-all;user-select:all" data-testid="share-link">{escape(self.url)}</div>'
-        )
+        self.link_text.object = f'<div class="note" style="word-break:break-all;user-select:all" data-testid="share-link">{escape(self.url)}</div>'
         try:
             self.qr.object = f'<div data-testid="share-qr" style="line-height:0">{qr_svg(self.url)}</div>'
         except InputError:
@@ -335,7 +357,8 @@ class SharePanel(pn.viewable.Viewer):
         self.title.object = f'<div class="card-title">{escape(tr(N_("Share this roll")))}</div>'
         if share.kind == "secret" and not share.reveal:
             self._set_url(share.link)  # (the GURPS screen has its own Reveal button)
-            self.message.object = f'<div class="note" data-testid="share-note">{escape(tr(N_("Sealed link: it shows the check but not the result until you reveal the roll.")))}</div>'
+            text = escape(tr(N_("Sealed link: it shows the check but not the result until you reveal the roll.")))
+            self.message.object = f'<div class="note" data-testid="share-note">{text}</div>'
         elif share.kind == "secret":
             self._set_url(share.revealed)
             self.message.object = (
@@ -373,7 +396,9 @@ class LinkPanel(pn.viewable.Viewer):
         # they are shown: in the browser build, models first sent while the page was still being
         # linked can be lost, and only new models are sent in full.
         self.buttons = pn.FlexBox(flex_wrap="wrap", align_items="flex-end", margin=0)
-        self._layout = pn.Column(self.body, self.buttons, self.reveal_error, self.rolled, sizing_mode="stretch_width", margin=0)
+        self._layout = pn.Column(
+            self.body, self.buttons, self.reveal_error, self.rolled, sizing_mode="stretch_width", margin=0
+        )
         self.ping = PagePing(height=0, width=0, margin=0)
         self.pinged = html_pane("", margin=0)
         self.ping.param.watch(self._pinged, "pings")
@@ -383,8 +408,13 @@ class LinkPanel(pn.viewable.Viewer):
     def _make_widgets(self) -> None:
         tr = self.tr
         typed = getattr(self, "reveal_code", None)
-        self.reveal_code = TextInput(name=tr(N_("Reveal code")), value=typed.value if typed else "", width=220,
-                                                height=70, max_length=links.MAX_LINK_TEXT)
+        self.reveal_code = TextInput(
+            name=tr(N_("Reveal code")),
+            value=typed.value if typed else "",
+            width=220,
+            height=70,
+            max_length=links.MAX_LINK_TEXT,
+        )
         self.reveal_button = button(tr(N_("Open")), width=160)
         self.reveal_button.on_click(lambda e: self.reveal())
         self.roll_button = button(tr(N_("Roll")), kind="primary", width=180, height=56)
@@ -410,7 +440,11 @@ class LinkPanel(pn.viewable.Viewer):
         return part in self.buttons.objects
 
     def reveal(self) -> None:
-        attempt(lambda: self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or ""), self.reveal_error, self._error)
+        attempt(
+            lambda: self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or ""),
+            self.reveal_error,
+            self._error,
+        )
 
     def roll(self) -> None:
         """Roll the prepared check of the opened link (numbered when a session code is set)."""
@@ -481,7 +515,11 @@ class LinkPanel(pn.viewable.Viewer):
         sealed = opened.status == "sealed"
         can_roll = link is not None and link.kind is links.Kind.CHECK and opened.status == "verified"
         self.reveal_code.name = tr(N_("Reveal code"))
-        for widget, label in ((self.reveal_button, N_("Open")), (self.roll_button, N_("Roll")), (self.close_button, N_("Close"))):
+        for widget, label in (
+            (self.reveal_button, N_("Open")),
+            (self.roll_button, N_("Roll")),
+            (self.close_button, N_("Close")),
+        ):
             widget.name = tr(label)
         buttons = ([self.reveal_code, self.reveal_button] if sealed else []) + ([self.roll_button] if can_roll else [])
         self.buttons.objects = [*buttons, self.close_button]
@@ -507,8 +545,17 @@ class LinkPanel(pn.viewable.Viewer):
         if session:
             parts.append(f'<div class="note" data-testid="link-session">{escape(session)}</div>')
         if link.system == "fate" and link.version < links.LINK_VERSION:
-            parts.append('<div class="note" data-testid="link-reading">' + escape(tr(N_(
-                "Made when a result equal to the skill still succeeded: it is read that way, as it was rolled."))) + "</div>")
+            parts.append(
+                '<div class="note" data-testid="link-reading">'
+                + escape(
+                    tr(
+                        N_(
+                            "Made when a result equal to the skill still succeeded: it is read that way, as it was rolled."
+                        )
+                    )
+                )
+                + "</div>"
+            )
         if opened.roll is not None:
             parts.append(f'<div data-testid="link-dice">{dice_html(tr, opened.roll)}</div>')
             parts.append(f'<div class="outcome" data-testid="link-outcome">{escape(result)}</div>')
@@ -533,7 +580,11 @@ class SessionPanel(pn.viewable.Viewer):
         self.code.param.watch(self._typed, "value")
         share.session.param.watch(self._code_changed, "code")
         self.help = html_pane("")
-        binder.on_lang(lambda: setattr(self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'))
+        binder.on_lang(
+            lambda: setattr(
+                self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'
+            )
+        )
         binder.on_lang(self._label)
         self.report = html_pane("")
         state.rolls.log.param.watch(self._own_rolls, "entries")
@@ -552,9 +603,12 @@ class SessionPanel(pn.viewable.Viewer):
         self.forget_button.on_click(lambda e: self.forget())
         self.forget_row = pn.Row(margin=0)
         self._layout = pn.Column(
-            pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help), self.report,
-            pn.FlexBox(self.paste, self.add_button, align_items="flex-end", flex_wrap="wrap"), self.paste_message,
-            self.forget_row, sizing_mode="stretch_width",
+            pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help),
+            self.report,
+            pn.FlexBox(self.paste, self.add_button, align_items="flex-end", flex_wrap="wrap"),
+            self.paste_message,
+            self.forget_row,
+            sizing_mode="stretch_width",
         )
         binder.on_lang(self._report)
 
@@ -645,14 +699,22 @@ class SessionPanel(pn.viewable.Viewer):
                 if times == 2 and number not in group.duplicates:
                     problems.append(tr(N_("no. {number} twice: the same roll opened again"), number=number))
                 elif times > 2 and number not in group.duplicates:
-                    problems.append(tr.ngettext("no. {number} opened {n} time: the same roll",
-                                                "no. {number} opened {n} times: the same roll", times, number=number))
+                    problems.append(
+                        tr.ngettext(
+                            "no. {number} opened {n} time: the same roll",
+                            "no. {number} opened {n} times: the same roll",
+                            times,
+                            number=number,
+                        )
+                    )
             status = "; ".join(problems) if problems else tr(N_("no gaps"))
             css = "field-error" if problems else "note"
-            rows.append(f'<li class="{css}">{escape(group.session_code)} · {escape(who)}: {escape(numbers)} — {escape(status)}</li>')
+            rows.append(
+                f'<li class="{css}">{escape(group.session_code)} · {escape(who)}: {escape(numbers)} — {escape(status)}</li>'
+            )
         self.report.object = (
             f'<div data-testid="numbering"><div class="card-title">{escape(tr(N_("Numbering of session rolls")))}</div>'
-            f'<ul>{"".join(rows)}</ul></div>'
+            f"<ul>{''.join(rows)}</ul></div>"
         )
 
     def __panel__(self) -> pn.viewable.Viewable:

@@ -19,18 +19,36 @@ from engine import InputError
 from engine.documents import parse_json
 from engine.links import LINK_KEY
 
-from ..i18n import LANGUAGES, N_, Translator, error_text, normalise_language
 from ..address import read_address
 from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
-from ..links_model import (MAX_SEEN, NUMBERING_KEY, ShareModel, export_characters, export_log, import_characters, keep_aside,
-                           numbering_json, read_numbering)
+from ..i18n import LANGUAGES, N_, Translator, normalise_language
+from ..links_model import (
+    MAX_SEEN,
+    NUMBERING_KEY,
+    ShareModel,
+    export_characters,
+    export_log,
+    import_characters,
+    keep_aside,
+    numbering_json,
+    read_numbering,
+)
 from ..messages import address_problem_text, document_error_text, storage_messages
-from ..models import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS, MAX_KEPT_ROLLS, OR_LABELS, SYSTEM_TITLES, AppState, LogEntry
-from ..stored import read_stored
+from ..models import (
+    GURPS_DEFENCES,
+    GURPS_LABELS,
+    GURPS_ROLLS,
+    MAX_KEPT_ROLLS,
+    OR_LABELS,
+    SYSTEM_TITLES,
+    AppState,
+    LogEntry,
+)
 from ..storage import BrowserStore
+from ..stored import read_stored
 from .common import Binder, alert_html, button, html_pane, select
-from .fate import describe_fate_roll
 from .dice import DiceCard, dice_entry_texts
+from .fate import describe_fate_roll
 from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
 from .one_ring import OneRingView, describe_one_ring_roll
@@ -56,8 +74,11 @@ def _inputs_text(tr: Translator, entry: LogEntry) -> str:
         return dice_entry_texts(tr, entry)[0]
     check = entry.check
     if entry.system == "one-ring":
-        parts = [tr(OR_LABELS.get(entry.ability, entry.ability)), tr(N_("rating {r}"), r=check.rating),
-                 tr(N_("TN {tn}"), tn=check.tn)]
+        parts = [
+            tr(OR_LABELS.get(entry.ability, entry.ability)),
+            tr(N_("rating {r}"), r=check.rating),
+            tr(N_("TN {tn}"), tn=check.tn),
+        ]
         if check.bonus_dice:
             parts.append(tr(N_("bonus dice {n}"), n=check.bonus_dice))
         mode = str(check.feat_mode)
@@ -130,7 +151,14 @@ def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, st
         who = entry.character or "—"
         if entry.session_code:
             who += " · " + tr(N_("Session {code}, roll no. {n}"), code=entry.session_code, n=entry.session_number)
-        rows.append((entry.time[11:], who, f"{tr(SYSTEM_TITLES.get(entry.system, N_('Free dice')))}: {_inputs_text(tr, entry)}", _result_text(tr, entry)))
+        rows.append(
+            (
+                entry.time[11:],
+                who,
+                f"{tr(SYSTEM_TITLES.get(entry.system, N_('Free dice')))}: {_inputs_text(tr, entry)}",
+                _result_text(tr, entry),
+            )
+        )
     return rows
 
 
@@ -142,7 +170,10 @@ def quiet_location(location: Any) -> None:
         return
     for watchers in location.param.watchers.values():
         for watcher in list(watchers.get("value", [])):
-            if getattr(watcher.fn, "__func__", None) is type(location)._update_synced and watcher.fn.__self__ is location:
+            if (
+                getattr(watcher.fn, "__func__", None) is type(location)._update_synced
+                and watcher.fn.__self__ is location
+            ):
                 location.param.unwatch(watcher)
 
 
@@ -168,8 +199,12 @@ class KostkaApp(pn.viewable.Viewer):
         self._pending_store = False
         self._opened_address = ""
 
-        self.store = BrowserStore(keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
-                                  height=0, width=0, margin=0)
+        self.store = BrowserStore(
+            keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
+            height=0,
+            width=0,
+            margin=0,
+        )
         self.share = ShareModel(session=self.state.rolls.session)
         self.share.param.watch(lambda *_: self._save_numbering(), "seen")
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
@@ -177,21 +212,38 @@ class KostkaApp(pn.viewable.Viewer):
 
         # -- header ------------------------------------------------------------------------
         title = html_pane("")
-        binder.on_lang(lambda: setattr(title, "object", (
-            f'<div style="font-size:26px;font-weight:800">Kostka</div>'
-            f'<div class="muted">{escape(tr(N_("Dice, odds and rolls for the tabletop")))}</div>')))
-        self.system = pn.widgets.RadioButtonGroup(value=self.state.system, height=52, sizing_mode="stretch_width",
-                                                  min_width=320, max_width=560)
+        binder.on_lang(
+            lambda: setattr(
+                title,
+                "object",
+                (
+                    f'<div style="font-size:26px;font-weight:800">Kostka</div>'
+                    f'<div class="muted">{escape(tr(N_("Dice, odds and rolls for the tabletop")))}</div>'
+                ),
+            )
+        )
+        self.system = pn.widgets.RadioButtonGroup(
+            value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=560
+        )
         binder.options(self.system, SYSTEM_TITLES)
         self.system.link(self.state, value="system", bidirectional=True)
-        self.lang = pn.widgets.RadioButtonGroup(options={v: k for k, v in LANGUAGES.items()}, value="en", height=48, width=300)
+        self.lang = pn.widgets.RadioButtonGroup(
+            options={v: k for k, v in LANGUAGES.items()}, value="en", height=48, width=300
+        )
         self.lang.link(self.tr, value="lang", bidirectional=True)
         self.tr.param.watch(self._lang_changed, "lang")
         self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
         binder.text(self.theme, "name", N_("Dark theme"))
         self.theme.param.watch(self._theme_changed, "value")
-        header = pn.FlexBox(title, self.system, self.lang, self.theme, flex_wrap="wrap", align_items="center",
-                            sizing_mode="stretch_width")
+        header = pn.FlexBox(
+            title,
+            self.system,
+            self.lang,
+            self.theme,
+            flex_wrap="wrap",
+            align_items="center",
+            sizing_mode="stretch_width",
+        )
 
         # -- characters ------------------------------------------------------------------------
         self.character = select(width=260)
@@ -208,21 +260,43 @@ class KostkaApp(pn.viewable.Viewer):
         self.undo_delete.on_click(lambda e: self._undo_delete())
         self.delete_note = html_pane("")
         self._undo_roster: Any = None
-        self.export_chars = pn.widgets.FileDownload(callback=self._characters_file, filename="kostka-characters.json",
-                                                    button_type="default", height=48, width=200, embed=False)
+        self.export_chars = pn.widgets.FileDownload(
+            callback=self._characters_file,
+            filename="kostka-characters.json",
+            button_type="default",
+            height=48,
+            width=200,
+            embed=False,
+        )
         binder.text(self.export_chars, "label", N_("Export characters"))
         self.import_chars = pn.widgets.FileInput(accept=".json,application/json,.gcs", height=48, width=260)
         self.import_chars.param.watch(self._import, ["value", "filename"])  # an empty file comes as a name, no value
         import_label = html_pane("", width=200)
-        binder.on_lang(lambda: setattr(import_label, "object", f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(
+                import_label,
+                "object",
+                f'<div class="muted">{escape(tr(N_("Import characters (JSON or GCS file)")))}</div>',
+            )
+        )
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
         self.address_message = html_pane("")
         binder.on_lang(self._draw_notes)
         chars_bar = pn.Column(
-            pn.FlexBox(self.character, new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0),
-                       flex_wrap="wrap", align_items="flex-end"),
-            pn.Row(self.delete_note, self.undo_delete), self.import_message, self.storage_message, self.address_message,
+            pn.FlexBox(
+                self.character,
+                new,
+                delete,
+                self.export_chars,
+                pn.Column(import_label, self.import_chars, margin=0),
+                flex_wrap="wrap",
+                align_items="flex-end",
+            ),
+            pn.Row(self.delete_note, self.undo_delete),
+            self.import_message,
+            self.storage_message,
+            self.address_message,
             sizing_mode="stretch_width",
         )
         for roster in self.state.rosters.values():
@@ -236,7 +310,9 @@ class KostkaApp(pn.viewable.Viewer):
 
         # -- log ----------------------------------------------------------------------------------
         log_title = html_pane("")
-        binder.on_lang(lambda: setattr(log_title, "object", f'<div class="card-title">{escape(tr(N_("Roll log")))}</div>'))
+        binder.on_lang(
+            lambda: setattr(log_title, "object", f'<div class="card-title">{escape(tr(N_("Roll log")))}</div>')
+        )
         self.log_table = html_pane("")
         clear = button("", width=160)
         binder.text(clear, "name", N_("Clear the log"))
@@ -245,37 +321,63 @@ class KostkaApp(pn.viewable.Viewer):
         binder.text(self.undo_clear, "name", N_("Bring the log back"))
         self.undo_clear.on_click(lambda e: self._undo_clear())
         self.clear_note = html_pane("")
-        self.export_log = pn.widgets.FileDownload(callback=self._log_file, filename="kostka-log.json", button_type="default",
-                                                  height=48, width=200, embed=False)
+        self.export_log = pn.widgets.FileDownload(
+            callback=self._log_file,
+            filename="kostka-log.json",
+            button_type="default",
+            height=48,
+            width=200,
+            embed=False,
+        )
         binder.text(self.export_log, "label", N_("Export the log"))
         self.state.rolls.log.param.watch(self._show_log, ["entries", "dropped"])
         self.state.rolls.log.param.watch(lambda *_: self._save_log(), ["entries", "dropped"])
         binder.on_lang(self._show_log)
-        log = pn.Column(log_title, pn.Row(clear, self.export_log, self.clear_note, self.undo_clear), self.log_table,
-                        sizing_mode="stretch_width")
+        log = pn.Column(
+            log_title,
+            pn.Row(clear, self.export_log, self.clear_note, self.undo_clear),
+            self.log_table,
+            sizing_mode="stretch_width",
+        )
 
         # -- share links ------------------------------------------------------------------------
         self.link_panel = LinkPanel(self.state, self.share, binder)
         #: Each screen's own share panels: (system, kind of roll) -> panel, placed beside the screen's roll.
         self.share_panels = {
-            (system, kind): SharePanel(self.state, self.share, binder, base_url=self._base_url, system=system,
-                                       kinds=kinds)
-            for system, kind, kinds in (("one-ring", "roll", ("roll",)), ("gurps", "roll", ("roll",)),
-                                        ("gurps", "contest", ("contest",)), ("fate", "roll", ("roll",)))
+            (system, kind): SharePanel(
+                self.state, self.share, binder, base_url=self._base_url, system=system, kinds=kinds
+            )
+            for system, kind, kinds in (
+                ("one-ring", "roll", ("roll",)),
+                ("gurps", "roll", ("roll",)),
+                ("gurps", "contest", ("contest",)),
+                ("fate", "roll", ("roll",)),
+            )
         }
         self.session_panel = SessionPanel(self.state, self.share, binder)
         self._system_changed()
 
         self.dice_card = DiceCard(self.state, binder)
         self._layout = pn.Column(
-            self.store, header, self.link_panel, chars_bar, pn.layout.Divider(), self.screen,
-            self.dice_card, pn.layout.Divider(), self.session_panel, log,
-            sizing_mode="stretch_width", styles={"max-width": "1280px", "margin": "0 auto"},
+            self.store,
+            header,
+            self.link_panel,
+            chars_bar,
+            pn.layout.Divider(),
+            self.screen,
+            self.dice_card,
+            pn.layout.Divider(),
+            self.session_panel,
+            log,
+            sizing_mode="stretch_width",
+            styles={"max-width": "1280px", "margin": "0 auto"},
         )
         self._watch_inputs()
         if pn.state.location is not None:  # a link pasted over the address, or an address known late
             quiet_location(pn.state.location)
-            pn.state.location.param.watch(lambda *_: self.open_address_link() if self._doc_ready else None, ["hash", "search"])
+            pn.state.location.param.watch(
+                lambda *_: self.open_address_link() if self._doc_ready else None, ["hash", "search"]
+            )
         self.share.param.watch(self._link_closed, "opened")
 
     # -- system and characters ------------------------------------------------------------------
@@ -401,7 +503,9 @@ class KostkaApp(pn.viewable.Viewer):
             stored = read_numbering(text)
         except InputError:
             self.store.values = keep_aside(dict(self.store.values), NUMBERING_KEY, stamp)
-            self._storage_messages.append(N_("The stored numbering of session rolls could not be read; a copy was kept aside."))
+            self._storage_messages.append(
+                N_("The stored numbering of session rolls could not be read; a copy was kept aside.")
+            )
             self._draw_notes()
             return
         self.share.seen = [*stored, *self.share.seen][-MAX_SEEN:]
@@ -449,7 +553,8 @@ class KostkaApp(pn.viewable.Viewer):
         roster.remove()
         self._undo_roster = roster
         shown = name or self.tr(N_("Character {n}"), n=index + 1)
-        self.delete_note.object = f'<div class="readout" role="status" data-testid="delete-note">{escape(self.tr(N_("Deleted: {name}."), name=shown))}</div>'
+        text = escape(self.tr(N_("Deleted: {name}."), name=shown))
+        self.delete_note.object = f'<div class="readout" role="status" data-testid="delete-note">{text}</div>'
         self.undo_delete.visible = True
 
     def _undo_delete(self) -> None:
@@ -497,7 +602,9 @@ class KostkaApp(pn.viewable.Viewer):
             return  # the name of a file whose content was (or is about to be) imported
         if data is None:
             if self.import_chars.filename:
-                self.import_message.object = alert_html(document_error_text(self.tr, InputError("document", "format", "is empty", kind="empty")))
+                self.import_message.object = alert_html(
+                    document_error_text(self.tr, InputError("document", "format", "is empty", kind="empty"))
+                )
             return
         try:
             if is_gcs(self.import_chars.filename, data):
@@ -505,7 +612,9 @@ class KostkaApp(pn.viewable.Viewer):
                 return
             count = import_characters(self.state, bytes(data))
             text = self.tr(N_("Imported characters: {n}"), n=count)  # a label and its number: right for every count
-            self.import_message.object = f'<div class="readout" role="status" data-testid="import-message">{escape(text)}</div>'
+            self.import_message.object = (
+                f'<div class="readout" role="status" data-testid="import-message">{escape(text)}</div>'
+            )
         except InputError as error:
             try:
                 parsed = parse_json(bytes(data))
@@ -520,7 +629,9 @@ class KostkaApp(pn.viewable.Viewer):
             self.import_message.object = alert_html(gcs_error_text(self.tr, error))
             return
         self.state.system = "gurps"  # the imported sheet on screen
-        self.import_message.object = f'<div class="readout" data-testid="import-message">{escape(gcs_message(self.tr, count, skipped))}</div>'
+        self.import_message.object = (
+            f'<div class="readout" data-testid="import-message">{escape(gcs_message(self.tr, count, skipped))}</div>'
+        )
 
     # -- log ---------------------------------------------------------------------------------------
     def _show_log(self, *_: Any) -> None:
@@ -529,22 +640,51 @@ class KostkaApp(pn.viewable.Viewer):
         rows = log_rows(tr, log.entries)
         dropped = ""
         if log.dropped:
-            dropped = (f'<div class="note" data-testid="log-dropped">'
-                       f'{escape(tr(N_("Older rolls dropped to keep the log short: {n} (it keeps the last {max})."), n=log.dropped, max=MAX_KEPT_ROLLS))}</div>')
+            dropped = (
+                '<div class="note" data-testid="log-dropped">'
+                + escape(
+                    tr(
+                        N_("Older rolls dropped to keep the log short: {n} (it keeps the last {max})."),
+                        n=log.dropped,
+                        max=MAX_KEPT_ROLLS,
+                    )
+                )
+                + "</div>"
+            )
         if not rows:
             self.log_table.object = f'<div class="muted" data-testid="log">{escape(tr(N_("No rolls yet.")))}</div>'
             return
         head = "".join(f"<th>{escape(tr(h))}</th>" for h in (N_("Time"), N_("Character"), N_("Inputs"), N_("Result")))
         body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-        self.log_table.object = dropped + f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        self.log_table.object = (
+            dropped
+            + f'<table class="log" data-testid="log"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        )
 
     # -- URL ---------------------------------------------------------------------------------------
     def _watch_inputs(self) -> None:
         state = self.state
         for desk in state.desks.values():
-            inputs = [p for p in desk.param if p not in ("name", "errors", "check", "odds", "tn_odds", "last", "picked",
-                                                          "effective", "p_any", "contest_odds", "last_contest",
-                                                          "check_error", "by_favour")]
+            inputs = [
+                p
+                for p in desk.param
+                if p
+                not in (
+                    "name",
+                    "errors",
+                    "check",
+                    "odds",
+                    "tn_odds",
+                    "last",
+                    "picked",
+                    "effective",
+                    "p_any",
+                    "contest_odds",
+                    "last_contest",
+                    "check_error",
+                    "by_favour",
+                )
+            ]
             desk.param.watch(lambda *e: self._update_url(), inputs)
             char = desk.character
             char.param.watch(lambda *e: self._update_url(), [p for p in char.param if p not in ("name", "errors")])
@@ -588,12 +728,19 @@ class KostkaApp(pn.viewable.Viewer):
     def _draw_notes(self) -> None:
         """The address's and storage's messages, in the language on screen."""
         tr = self.tr
-        parts = [f'<div class="field-error" role="alert" data-testid="address-message">{escape(address_problem_text(tr, p))}</div>'
-                 for p in self._address_problems]
-        parts += [f'<div class="readout" role="status" data-testid="address-note">{escape(tr(m, **p))}</div>' for m, p in self._address_notes]
+        parts = [
+            f'<div class="field-error" role="alert" data-testid="address-message">{escape(address_problem_text(tr, p))}</div>'
+            for p in self._address_problems
+        ]
+        parts += [
+            f'<div class="readout" role="status" data-testid="address-note">{escape(tr(m, **p))}</div>'
+            for m, p in self._address_notes
+        ]
         self.address_message.object = "".join(parts)
         self.storage_message.object = "".join(
-            f'<div class="field-error" role="alert" data-testid="storage-message">{escape(tr(m))}</div>' for m in self._storage_messages)
+            f'<div class="field-error" role="alert" data-testid="storage-message">{escape(tr(m))}</div>'
+            for m in self._storage_messages
+        )
 
     def open_address_link(self) -> None:
         """Open the share link in the page's address (``#r=…`` or ``?r=…``), once per link."""

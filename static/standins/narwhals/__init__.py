@@ -11,4 +11,6 @@ __kostka_standin__ = True
 
 
 def __getattr__(name):
-    raise AttributeError(f"narwhals.{name} is not available in Kostka's static site (a stand-in for narwhals is installed)")
+    raise AttributeError(
+        f"narwhals.{name} is not available in Kostka's static site (a stand-in for narwhals is installed)"
+    )

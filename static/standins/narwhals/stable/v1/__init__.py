@@ -4,4 +4,6 @@ from narwhals.stable.v1 import dependencies  # noqa: F401
 
 
 def __getattr__(name):
-    raise AttributeError(f"narwhals.stable.v1.{name} is not available in Kostka's static site (a stand-in for narwhals is installed)")
+    raise AttributeError(
+        f"narwhals.stable.v1.{name} is not available in Kostka's static site (a stand-in for narwhals is installed)"
+    )
