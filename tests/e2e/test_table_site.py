@@ -247,6 +247,7 @@ def test_the_duel_chart_keeps_its_bars_inside_its_axis_and_clear_of_the_legend(t
     page = tablet
     start(page, site_url + "?lang=en&sys=fate")
     page.get_by_label("Name", exact=True).first.fill("Ada")
+    expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])  # the name has arrived
     page.get_by_role("button", name="Fight", exact=True).click()
     page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$")).click()
     page.locator(".place-heroes-1-attacking button").click()
@@ -272,6 +273,7 @@ def test_tap_a_hero_then_a_place_whatever_the_pause_between_taps(tablet: Page, s
     page = tablet
     start(page, site_url + "?lang=en&sys=fate")
     page.get_by_label("Name", exact=True).first.fill("Ada")
+    expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])  # the name has arrived
     page.get_by_role("button", name="Fight", exact=True).click()
     hero = page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))
     place = page.locator(".place-heroes-1-attacking button")
