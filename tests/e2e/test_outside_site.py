@@ -171,7 +171,9 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
         "The character from the address was added as a new character: Tilda (2)"
     )
     assert names_of(page) == ["Tilda", "Tilda (2)"]
-    expect(page.get_by_label("Riddle", exact=True)).to_have_value("3")
+    riddle = page.get_by_label("Riddle", exact=True)
+    expect(riddle).to_have_count(1)  # the sheet of the new character has replaced the one drawn before it
+    expect(riddle).to_have_value("3")
     page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Tilda (2)')")
     stored = json.loads(storage(page)["kostka.characters"])["systems"]["one-ring"]["characters"]
     assert [(c["name"], c["lore"]) for c in stored] == [("Tilda", "4"), ("Tilda (2)", "0")]
