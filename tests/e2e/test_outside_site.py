@@ -20,7 +20,7 @@ import build  # noqa: E402
 
 sys.path.remove(str(ROOT))
 
-from webapp.models import AppState  # noqa: E402
+from webapp.state.app import AppState  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

@@ -151,7 +151,7 @@ def test_documents_validate_against_the_json_schema():
 
 def test_web_app_documents_are_accepted():
     """The web app's own exports (its early format names) read as version 1."""
-    models = pytest.importorskip("webapp.models")
+    models = pytest.importorskip("webapp.state.app")
     app = models.AppState()
     app.roll()
     characters = read_document(app.characters_json(), kind="characters")

@@ -13,19 +13,17 @@ import engine
 from engine.combat import WOLF, Combatant, Policy, generate_monster
 from engine.combat_battle import Encounter, run_seed, simulate_battle, simulate_many
 from engine.combat_duel import duel_odds, win_chance_by_spend
-from webapp.fight_models import (
+from webapp.i18n import LANGUAGES, Translator
+from webapp.state.app import AppState
+from webapp.state.fight import (
     SIDES,
     EncounterPlan,
     FightDesk,
     MonsterSheet,
-    describe_events,
-    fight_entry_texts,
     monster_from_sheet,
     unique_name,
 )
-from webapp.i18n import LANGUAGES, Translator
-from webapp.models import AppState
-from webapp.views.fight import fight_error_text
+from webapp.words.fight import describe_events, fight_entry_texts, fight_error_text
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ import pytest
 
 from engine.combat import attack_odds
 from webapp.views.common import percent
-from webapp.views.fight import FateScreens
-from webapp.views.shell import KostkaApp
+from webapp.views.shell import FateScreens, KostkaApp
 
 
 @pytest.fixture

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from webapp.views.common import NumberInput
-from webapp.views.fight import FateScreens, FightView
-from webapp.views.shell import KostkaApp, log_rows
+from webapp.views.fight import FightView
+from webapp.views.shell import FateScreens, KostkaApp
+from webapp.words.log import log_rows
 
 XSS = '<img src=x onerror="alert(1)">'
 

@@ -19,12 +19,14 @@ from strategies import fuzz
 
 from engine import InputError, OneRingCheck, links
 from engine.documents import parse_json
-from webapp.address import read_address
 from webapp.i18n import Translator
-from webapp.links_model import SessionState, export_characters, import_characters, open_link
-from webapp.messages import address_problem_text, document_error_text, storage_messages
-from webapp.models import AppState, _as_form
-from webapp.stored import BACKUP_PREFIX, read_stored
+from webapp.state.address import read_address
+from webapp.state.app import AppState
+from webapp.state.forms import as_form as _as_form
+from webapp.state.links import export_characters, import_characters, open_link
+from webapp.state.session import SessionState
+from webapp.state.stored import BACKUP_PREFIX, read_stored
+from webapp.words.messages import address_problem_text, document_error_text, storage_messages
 
 TR = Translator()
 KEYS = [

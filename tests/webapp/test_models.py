@@ -10,8 +10,13 @@ import pytest
 
 import engine
 from engine import fate, gurps, one_ring
-from webapp.address import read_address
-from webapp.models import AppState, FateDesk, GurpsDesk, OneRingDesk, Roster, parse_int
+from webapp.state.address import read_address
+from webapp.state.app import AppState
+from webapp.state.fate import FateDesk
+from webapp.state.forms import parse_int
+from webapp.state.gurps import GurpsDesk
+from webapp.state.one_ring import OneRingDesk
+from webapp.state.roster import Roster
 
 
 # -- parsing --------------------------------------------------------------------------------------

@@ -11,13 +11,15 @@ from panel.io.location import Location
 
 import engine.documents
 from engine import InputError, links
-from webapp.address import read_address
 from webapp.i18n import Translator
-from webapp.links_model import SessionState, entry_link, export_characters, import_characters
-from webapp.messages import address_problem_text, document_error_text
-from webapp.models import AppState, GurpsCharacter
-from webapp.stored import BACKUP_PREFIX, read_stored
+from webapp.state.address import read_address
+from webapp.state.app import AppState
+from webapp.state.gurps import GurpsCharacter
+from webapp.state.links import entry_link, export_characters, import_characters
+from webapp.state.session import SessionState
+from webapp.state.stored import BACKUP_PREFIX, read_stored
 from webapp.views.shell import KostkaApp, quiet_location
+from webapp.words.messages import address_problem_text, document_error_text
 
 KEY_CHARACTERS, KEY_SESSION = "kostka.characters", "kostka.session"
 STAMP = "20260101T000000"
@@ -358,7 +360,7 @@ def test_the_roll_log_is_kept_in_the_browser_and_read_back_whole():
 
 
 def test_the_kept_log_is_bounded_oldest_dropped_first_with_a_count():
-    from webapp.models import MAX_KEPT_ROLLS
+    from webapp.state.log import MAX_KEPT_ROLLS
 
     app = AppState()
     for seed in range(MAX_KEPT_ROLLS + 3):
@@ -411,7 +413,7 @@ def test_clearing_the_log_and_deleting_a_character_can_be_undone():
 
 
 def test_a_link_of_brackets_is_refused_before_any_parse():
-    from webapp.links_model import open_link
+    from webapp.state.links import open_link
 
     for text in ("?x=" + "[" * 4000, "#r=" + "[" * 4000, "r=" + "{" * 300):
         opened = open_link(text)

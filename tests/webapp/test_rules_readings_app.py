@@ -11,10 +11,11 @@ import pytest
 from engine import fate as fate_rules
 from engine import links
 from webapp.i18n import Translator
-from webapp.links_model import open_link
-from webapp.models import AppState
-from webapp.views.fate import describe_fate_roll
-from webapp.views.shell import KostkaApp, log_rows
+from webapp.state.app import AppState
+from webapp.state.links import open_link
+from webapp.views.shell import KostkaApp
+from webapp.words.log import log_rows
+from webapp.words.rolls import describe_fate_roll
 
 LEGACY = json.loads((Path(__file__).parents[1] / "engine" / "fixtures" / "legacy_v1.json").read_text(encoding="utf-8"))
 
@@ -77,7 +78,7 @@ def test_an_old_link_opens_with_the_reading_it_was_rolled_under(lang):
 @pytest.mark.parametrize("lang", ["en", "ru", "cs"])
 def test_a_gandalf_success_says_automatic_and_has_no_margin(lang):
     from engine import OneRingCheck, one_ring
-    from webapp.views.one_ring import describe_one_ring_roll
+    from webapp.words.rolls import describe_one_ring_roll
 
     tr = Translator()
     tr.lang = lang
@@ -109,7 +110,7 @@ def test_the_form_offers_one_hope_at_most(app):
     assert desk.check.bonus_dice == 3 and view.hope_box.name == "Spend 1 Hope: +2 success dice"
     assert "at most one Hope" in view.rules_note.object
     # more than one Hope cannot be asked for, not even through an address
-    from webapp.models import OneRingDesk
+    from webapp.state.one_ring import OneRingDesk
 
     bare = OneRingDesk()
     bare.hope_spend = "2"

@@ -12,8 +12,8 @@ import pytest
 import engine
 from engine import InputError, links
 from webapp.i18n import Translator
-from webapp.links_model import (
-    SessionState,
+from webapp.state.app import AppState
+from webapp.state.links import (
     ShareModel,
     entry_link,
     export_characters,
@@ -22,11 +22,11 @@ from webapp.links_model import (
     keep_aside,
     load_stored,
     open_link,
-    read_session,
 )
-from webapp.models import AppState
-from webapp.stored import BACKUP_PREFIX
-from webapp.views.shell import KEY_CHARACTERS, KEY_SESSION, KostkaApp, log_rows
+from webapp.state.session import SessionState, read_session
+from webapp.state.stored import BACKUP_PREFIX
+from webapp.views.shell import KEY_CHARACTERS, KEY_SESSION, KostkaApp
+from webapp.words.log import log_rows
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -368,7 +368,7 @@ def test_a_hostile_label_in_a_prepared_check_shows_as_text():
     ],
 )
 def test_only_an_r_parameter_in_the_address_is_a_link(part, found):
-    from webapp.views.shell import _has_link
+    from webapp.views.shell import has_link as _has_link
 
     assert _has_link(part) is found
 
@@ -413,7 +413,7 @@ def session_links(code, name, numbers):
 
 
 def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload():
-    from webapp.links_model import NUMBERING_KEY
+    from webapp.state.links import NUMBERING_KEY
 
     one, three, two = session_links("Friday", "Hanar", [1, 3, 2])
     app = KostkaApp()
@@ -445,7 +445,7 @@ def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload()
     "text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}', "x" * 500_000]
 )
 def test_an_unreadable_stored_numbering_is_kept_aside_and_said(text):
-    from webapp.links_model import NUMBERING_KEY, read_numbering
+    from webapp.state.links import NUMBERING_KEY, read_numbering
 
     with pytest.raises(InputError):
         read_numbering(text)

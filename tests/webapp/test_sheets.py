@@ -9,11 +9,15 @@ import pytest
 
 import engine
 from engine.roller import parse_dice
-from webapp.gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
 from webapp.i18n import Translator
-from webapp.links_model import export_characters, import_characters
-from webapp.models import AppState, GurpsCharacter, OneRingCharacter, pool_state
-from webapp.views.shell import KostkaApp, log_rows
+from webapp.state.app import AppState
+from webapp.state.gcs import import_gcs, is_gcs
+from webapp.state.gurps import GurpsCharacter, pool_state
+from webapp.state.links import export_characters, import_characters
+from webapp.state.one_ring import OneRingCharacter
+from webapp.views.shell import KostkaApp
+from webapp.words.gcs import gcs_error_text, gcs_message
+from webapp.words.log import log_rows
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "gcs"
 XSS = '<img src=x onerror="alert(1)">'
@@ -311,7 +315,7 @@ def test_dice_roll_goes_to_the_status_region_and_the_log(app):
     rows = log_rows(app.tr, app.state.rolls.log.entries)
     assert rows[0][2].startswith("Free dice: 2d6+3, seed 7") and rows[0][3].startswith("Total 8")
     assert engine.documents.read_document(
-        __import__("webapp.links_model", fromlist=["x"]).export_log(app.state.rolls.log.entries), kind="log"
+        __import__("webapp.state.links", fromlist=["x"]).export_log(app.state.rolls.log.entries), kind="log"
     )
     app.tr.lang = "cs"
     assert "Součet 8" in view.status.object

@@ -28,7 +28,7 @@ WITH_STANDINS = r"""
 import json, sys
 from bokeh.document import Document
 from bokeh.io.doc import curdoc as bokeh_curdoc
-from webapp.models import SYSTEMS
+from webapp.state.forms import SYSTEMS
 from webapp.views.shell import KostkaApp
 
 app = KostkaApp()

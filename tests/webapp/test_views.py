@@ -7,9 +7,10 @@ import re
 import pytest
 
 from engine import one_ring
-from webapp.dice import d6_pips, feat_die, success_die
 from webapp.views.common import NumberInput
-from webapp.views.shell import KostkaApp, log_rows
+from webapp.views.shell import KostkaApp
+from webapp.words.dice import d6_pips, feat_die, success_die
+from webapp.words.log import log_rows
 
 XSS = '<img src=x onerror="alert(1)">'
 
@@ -248,7 +249,7 @@ def test_contest_parts_follow_the_kind_of_contest_and_charts_fit_their_data(app)
 def test_the_duel_chart_keeps_its_bars_inside_the_axis_and_clear_of_the_legend():
     from bokeh.models import Range1d
 
-    from webapp.fight_charts import LifeLeftChart
+    from webapp.views.fight_charts import LifeLeftChart
 
     chart = LifeLeftChart()
     chart.update({1: 0.1, 2: 0.6}, {1: 0.3})

@@ -24,8 +24,10 @@ __all__ = [
     "TextField",
     "button",
     "checkbox",
+    "hidden_html",
     "html_pane",
     "models_frozen",
+    "secret_checkbox",
     "select",
 ]
 
@@ -322,3 +324,19 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
 
 def percent(p: Any) -> str:
     return f"{float(p):.1%}"
+
+
+def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
+    """The "secret roll" switch of a desk that has a ``secret`` parameter."""
+    box = checkbox(value=desk.secret, width=200, css_classes=["secret-roll"])
+    binder.text(box, "name", N_("Secret GM roll"))
+    box.link(desk, value="secret", bidirectional=True)
+    return box
+
+
+def hidden_html(tr: Translator, head: str) -> str:
+    """The result area of a secret roll that has not been revealed (no dice, no outcome)."""
+    return (
+        f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
+        f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
+    )

@@ -16,78 +16,17 @@ import panel as pn
 from bokeh.models import ColumnDataSource, Span
 
 from engine import InputError, random_seed
-from engine.roller import (
-    MAX_CONSTANT,
-    MAX_DICE,
-    MAX_KEEP_DICE,
-    MAX_KEEP_SIDES,
-    MAX_PIPS,
-    MAX_SIDES,
-    MAX_TERMS,
-    DiceExpression,
-    parse_dice,
-)
+from engine.roller import DiceExpression, parse_dice
 
-from ..charts import GOOD, GREAT, HIGHLIGHT, _figure
-from ..i18n import N_, Translator, error_text
-from ..models import LogEntry, _now
+from ..i18n import N_
+from ..state.log import LogEntry, now
+from ..words.rolls import dice_error_text, faces_text
+from .charts import GOOD, GREAT, HIGHLIGHT, new_figure
 from .common import Binder, TextInput, button, html_pane
 
-__all__ = ["DiceCard", "DiceView", "dice_entry_texts", "dice_error_text"]
+__all__ = ["DiceCard", "DiceView"]
 
 DEFAULT = "3d6"
-
-
-def dice_error_text(tr: Translator, error: InputError) -> str:
-    """Why an expression cannot be rolled, in words a player understands."""
-    what = (error.params or {}).get("what")
-    if what == "empty":
-        return tr(N_("Type dice such as 3d6, 2d6+3 or 4d6 keep 3."))
-    if what == "syntax":
-        return tr(N_("This cannot be read as dice: type dice such as 3d6, 2d6+3 or 4d6 keep 3."))
-    if what == "dice":
-        return tr(N_("Roll from 1 to {n} dice at a time."), n=MAX_DICE)
-    if what == "sides":
-        return tr(N_("A die has from 2 to {n} sides."), n=MAX_SIDES)
-    if what == "pips":
-        return tr(
-            N_(
-                "Too many dice for exact odds: the dice times their sides may come to at most {n} (e.g. 10d100 or 100d10)."
-            ),
-            n=MAX_PIPS,
-        )
-    if what == "keep":
-        return tr(N_("Keep at least one die and no more than are rolled."))
-    if what == "keep-size":
-        return tr(
-            N_("Keeping some of the dice works with at most {n} dice of at most {s} sides."),
-            n=MAX_KEEP_DICE,
-            s=MAX_KEEP_SIDES,
-        )
-    if what == "constant":
-        return tr(N_("The numbers may add up to at most {n}."), n=MAX_CONSTANT)
-    if what == "terms":
-        return tr(N_("At most {n} kinds of dice in one roll."), n=MAX_TERMS)
-    if what == "length":
-        return tr(N_("The expression is too long."))
-    return error_text(tr, error)
-
-
-def _faces_text(roll: Any) -> str:
-    parts = []
-    for term, faces, kept in zip(roll.terms, roll.faces, roll.kept, strict=True):
-        shown = " ".join(str(f) if k else f"({f})" for f, k in zip(faces, kept, strict=True))
-        parts.append(("−" if term.sign < 0 else "") + f"{term.text}: {shown}")
-    if roll.constant:
-        parts.append(f"{roll.constant:+d}")
-    return "; ".join(parts)
-
-
-def dice_entry_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
-    """(inputs, result) of a free dice roll as the log shows them."""
-    roll = entry.roll
-    inputs = f"{roll.expression}, {tr(N_('seed {seed}'), seed=entry.seed)}"
-    return inputs, tr(N_("Total {total} ({faces})"), total=roll.total, faces=_faces_text(roll))
 
 
 class _DistributionChart:
@@ -95,7 +34,7 @@ class _DistributionChart:
 
     def __init__(self, height: int = 230) -> None:
         self.source = ColumnDataSource({"x": [], "p": [], "colour": []})
-        self.figure = _figure(height)
+        self.figure = new_figure(height)
         self.figure.vbar(x="x", top="p", width=0.9, source=self.source, fill_color="colour", line_color=None)
         self.marker = Span(
             location=0, dimension="height", line_color=HIGHLIGHT, line_width=3, line_dash="dashed", visible=False
@@ -185,7 +124,7 @@ class DiceView(pn.viewable.Viewer):
             roll = self.last.roll
             body = (
                 f'<div class="outcome" data-testid="dice-total">{escape(tr(N_("Total {total}"), total=roll.total))}</div>'
-                f'<div class="readout">{escape(_faces_text(roll))} · {escape(tr(N_("seed {seed}"), seed=self.last.seed))}</div>'
+                f'<div class="readout">{escape(faces_text(roll))} · {escape(tr(N_("seed {seed}"), seed=self.last.seed))}</div>'
             )
         self.status.object = f'<div role="status" aria-live="polite" data-testid="dice-result">{body}</div>'
 
@@ -200,7 +139,7 @@ class DiceView(pn.viewable.Viewer):
         rolls.counter += 1
         entry = LogEntry(
             number=rolls.counter,
-            time=_now(),
+            time=now(),
             system="dice",
             character="",
             ability=record.expression,

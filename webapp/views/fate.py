@@ -7,47 +7,26 @@ from typing import Any
 
 import panel as pn
 
-from ..charts import ProbabilityByValueChart
-from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
-from ..models import AppState, FateDesk
-from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent
-from .share import hidden_html, secret_checkbox
+from ..state.app import AppState
+from ..state.fate import FateDesk
+from ..words.dice import d6_pips, dice_row
+from ..words.rolls import describe_fate_roll, tie_reading
+from .charts import ProbabilityByValueChart
+from .common import (
+    Binder,
+    TextField,
+    attempt,
+    button,
+    checkbox,
+    hidden_html,
+    html_pane,
+    name_field,
+    percent,
+    secret_checkbox,
+)
 
-__all__ = ["FateView", "describe_fate_roll", "tie_reading"]
-
-
-def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
-    outcome = tr(N_("Success")) if roll.success else tr(N_("Failure"))
-    detail = tr(
-        N_("2d6 = {dice}, difficulty {difficulty:+d}, favour spent {spent}: result {result} against skill {skill}."),
-        dice=sum(roll.dice),
-        difficulty=roll.check.difficulty,
-        spent=roll.favour_spent,
-        result=roll.result,
-        skill=roll.skill,
-    )
-    if roll.margin == 0:
-        detail += " " + (
-            tr(N_("A tie succeeds (table option: ties succeed).")) if roll.success else tr(N_("A tie fails."))
-        )
-    elif roll.success:
-        detail += " " + tr(N_("Margin {m}."), m=roll.margin)
-    else:
-        detail += " " + tr(N_("Missed by {m}."), m=-roll.margin)
-    return outcome, detail
-
-
-def tie_reading(tr: Any, ties_succeed: bool) -> str:
-    """The tie reading in force, in words (shown beside the check)."""
-    if ties_succeed:
-        return tr(N_("Table option in force: a result equal to the skill succeeds."))
-    return tr(
-        N_(
-            "A result below the skill succeeds; a result equal to the skill fails, as in the rules' own example "
-            "(skill 7, difficulty +2, dice 3 and 2: result 7, a failure)."
-        )
-    )
+__all__ = ["FateView"]
 
 
 class FateView(pn.viewable.Viewer):

@@ -1,8 +1,6 @@
 """The Fate & Doom fight screen: monsters, the encounter, duel odds, a fight run blow by blow, simulation.
 
-:class:`FateScreens` is what the shell shows for Fate & Doom: the skill check
-(:class:`~webapp.views.fate.FateView`) and the fight (:class:`FightView`,
-built the first time it is opened), switched by two large buttons.
+The shell shows it beside the skill check (:class:`webapp.views.shell.FateScreens`).
 """
 
 from __future__ import annotations
@@ -12,25 +10,24 @@ from typing import Any
 
 import panel as pn
 
-from ..charts import ProbabilityByValueChart
-from ..dice import d6_pips, dice_row
-from ..fight_charts import LifeLeftChart
-from ..fight_models import (
+from ..i18n import N_, Translator
+from ..state.fight import FightDesk
+from ..words.dice import d6_pips, dice_row
+from ..words.fight import (
     AFTER_KILL_LABELS,
     BALANCE_LABELS,
     HALVING_LABELS,
     SIDE_LABELS,
-    FightDesk,
     describe_events,
     extra_attack_text,
-    fight_entry_texts,
+    fight_error_text,
     no_extra_attack_text,
 )
-from ..i18n import N_, Translator, error_text
+from .charts import ProbabilityByValueChart
 from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, percent, select
-from .fate import FateView
+from .fight_charts import LifeLeftChart
 
-__all__ = ["FateScreens", "FightView", "fight_entry_texts", "fight_error_text"]
+__all__ = ["FightView"]
 
 FIGHT_CSS = """
 .meter { position: relative; height: 18px; border-radius: 9px; margin: 6px 0; max-width: 520px;
@@ -43,57 +40,6 @@ FIGHT_CSS = """
 ol.blow { padding-left: 1.4em; margin: 4px 0; }
 ol.blow li { margin: 3px 0; }
 """
-
-
-def fight_error_text(tr: Translator, error: Any) -> str:
-    """A sentence for an error of the fight screen (encounter, duel or fight), in ``tr``'s language."""
-    field = str(getattr(error, "field", ""))
-    code = getattr(error, "code", "")
-    params = dict(getattr(error, "params", {}) or {})
-    if field.startswith("formations.") and code == "rule":
-        side = params.get("side", "heroes")
-        msg = (
-            N_("Formation {n} of the heroes is empty: put a creature in it or remove it.")
-            if side == "heroes"
-            else N_("Formation {n} of the monsters is empty: put a creature in it or remove it.")
-        )
-        return tr(msg, n=params.get("formation", 1))
-    if field in ("heroes", "monsters") and code == "range":
-        return tr(N_("Put at least one hero and one monster into the formations."))
-    if field == "name" and code == "rule":
-        return tr(N_("The name {name} is on both sides; names must differ."), name=params.get("twice", ""))
-    if field.endswith(".name") and code == "empty":
-        return tr(N_("Every creature needs a name."))
-    if field == "life" and params.get("live"):
-        return tr(
-            N_(
-                "So much life and so many points make the exact odds too slow to follow live; "
-                "lower them or use the simulation."
-            )
-        )
-    if (
-        field in ("attack_points", "defence_points", "hero_attack", "hero_defence", "monster_attack", "monster_defence")
-        and code == "rule"
-    ):
-        return tr.ngettext("Only {n} point is held.", "Only {n} points are held.", params.get("held", 0))
-    if field == "fight":
-        return tr(N_("Start the fight first, or start a new one."))
-    if field == "recover":
-        return tr(N_("Recovering is only possible instead of a turn's first attack."))
-    if field == "undo":
-        return tr(N_("Nothing to undo."))
-    if field == "run" and code == "rule":
-        return tr(N_("Run the simulation first."))
-    text = error_text(tr, error)
-    parts = field.split(".")
-    if len(parts) >= 3 and parts[0] in ("heroes", "monsters"):
-        if field.endswith(".life") and code == "rule":
-            return tr(N_("{name} has no life left and cannot fight."), name=parts[1])
-        return f"{parts[1]}: {text}"
-    if parts[0] in ("hero", "monster") and len(parts) == 2:
-        who = tr(N_("Hero")) if parts[0] == "hero" else tr(N_("Monster"))
-        return f"{who}: {text}"
-    return text
 
 
 def _error_html(tr: Translator, error: Any) -> str:
@@ -128,44 +74,8 @@ class FightField(TextField):
         return fight_error_text(self.binder.tr, error) if error is not None else ""
 
 
-class FateScreens(pn.viewable.Viewer):
-    """Fate & Doom: the skill check and the fight screen, one at a time."""
-
-    def __init__(self, app: Any, binder: Binder) -> None:
-        super().__init__()
-        self.app = app
-        self.binder = binder
-        self.switch = pn.widgets.RadioButtonGroup(value="check", height=48, width=360, margin=(5, 10))
-        binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
-        self.check_view = FateView(app, binder)
-        self._fight: FightView | None = None
-        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
-        self.body = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width")
-        self.switch.param.watch(self._switched, "value")
-        self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
-
-    @property
-    def fight_view(self) -> FightView:
-        if self._fight is None:
-            self._fight = FightView(self.app, self.binder)
-        return self._fight
-
-    def __getattr__(self, name: str) -> Any:
-        # The skill check's parts (roll_button, chart, result…) stay reachable as before.
-        check = self.__dict__.get("check_view")
-        if check is None or name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(check, name)
-
-    def _switched(self, event: Any) -> None:
-        self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
-
-    def __panel__(self) -> pn.viewable.Viewable:
-        return self._layout
-
-
 class FightView(pn.viewable.Viewer):
-    """The fight screen over a :class:`~webapp.fight_models.FightDesk`."""
+    """The fight screen over a :class:`~webapp.state.fight.FightDesk`."""
 
     def __init__(self, app: Any, binder: Binder) -> None:
         super().__init__()

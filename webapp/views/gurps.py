@@ -9,10 +9,9 @@ import panel as pn
 
 from engine import InputError
 
-from ..charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
-from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
-from ..models import (
+from ..state.app import AppState
+from ..state.gurps import (
     GURPS_ATTRIBUTES,
     GURPS_DEFENCES,
     GURPS_LABELS,
@@ -20,9 +19,11 @@ from ..models import (
     GURPS_POOL_STATES,
     GURPS_ROLLS,
     MAX_ROWS,
-    AppState,
     GurpsDesk,
 )
+from ..words.dice import d6_pips, dice_row
+from ..words.rolls import describe_gurps_roll
+from .charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from .common import (
     Binder,
     TextField,
@@ -38,28 +39,9 @@ from .common import (
     select,
 )
 
-__all__ = ["GurpsView", "describe_gurps_roll"]
+__all__ = ["GurpsView"]
 
 CONTEST_LABELS = {"quick": N_("Quick contest"), "regular": N_("Regular contest")}
-
-
-def describe_gurps_roll(tr: Any, roll: Any) -> tuple[str, str]:
-    outcome = tr(GURPS_OUTCOMES[str(roll.outcome)])
-    if roll.margin >= 0:
-        detail = tr(
-            N_("Rolled {total} against effective skill {skill}: margin of success {m}."),
-            total=roll.total,
-            skill=roll.effective_skill,
-            m=roll.margin,
-        )
-    else:
-        detail = tr(
-            N_("Rolled {total} against effective skill {skill}: margin of failure {m}."),
-            total=roll.total,
-            skill=roll.effective_skill,
-            m=-roll.margin,
-        )
-    return outcome, detail
 
 
 def _dice(tr: Any, faces: Any, caption: str) -> str:

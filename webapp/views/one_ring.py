@@ -9,22 +9,35 @@ import panel as pn
 
 from engine import InputError, one_ring
 
-from ..charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
-from ..dice import dice_row, feat_die, success_die
 from ..i18n import N_, error_text
-from ..models import (
+from ..state.app import AppState
+from ..state.one_ring import (
     OR_DEGREE_LABELS,
     OR_LABELS,
     OR_PROFICIENCIES,
     OR_SKILLS,
     OR_SPECIAL_LABELS,
-    AppState,
     OneRingDesk,
 )
-from .common import Binder, TextField, alert_html, attempt, button, checkbox, html_pane, name_field, percent, select
-from .share import hidden_html, secret_checkbox
+from ..words.dice import one_ring_dice_html
+from ..words.rolls import describe_one_ring_roll
+from .charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
+from .common import (
+    Binder,
+    TextField,
+    alert_html,
+    attempt,
+    button,
+    checkbox,
+    hidden_html,
+    html_pane,
+    name_field,
+    percent,
+    secret_checkbox,
+    select,
+)
 
-__all__ = ["OneRingView", "describe_one_ring_roll"]
+__all__ = ["OneRingView"]
 
 FEAT_MODE_LABELS = {
     "auto": N_("As on the sheet"),
@@ -33,63 +46,6 @@ FEAT_MODE_LABELS = {
     "ill_favoured": N_("Ill-favoured"),
 }
 DEGREES = ["failure", "success", "great", "extraordinary"]
-
-
-def feat_label(tr: Any, face: int) -> str:
-    if face == one_ring.EYE:
-        return tr(N_("Eye of Sauron"))
-    if face == one_ring.GANDALF:
-        return tr(N_("Gandalf rune"))
-    return tr(N_("Feat die {face}"), face=face)
-
-
-def describe_one_ring_roll(tr: Any, roll: Any) -> tuple[str, str]:
-    """(outcome in words, detail line) for a roll record, in ``tr``'s language."""
-    outcome = tr(OR_DEGREE_LABELS[str(roll.degree)])
-    if roll.automatic == "gandalf":
-        detail = tr(
-            N_("Gandalf rune: automatic success, whatever the total; it has no margin (total {total}, TN {tn})."),
-            total=roll.total,
-            tn=roll.tn,
-        )
-    elif roll.automatic == "eye":
-        detail = tr(
-            N_(
-                "Eye of Sauron while Miserable: automatic failure, whatever the total; it has no margin (total {total}, TN {tn})."
-            ),
-            total=roll.total,
-            tn=roll.tn,
-        )
-    else:
-        detail = tr(N_("Total {total} against TN {tn}: margin {m:+d}."), total=roll.total, tn=roll.tn, m=roll.margin)
-    if roll.icons:
-        detail += " " + tr(N_("Success icons: {n}."), n=roll.icons)
-    return outcome, detail
-
-
-def one_ring_dice_html(tr: Any, roll: Any) -> str:
-    two = len(roll.feat_dice) > 1
-    feats = [
-        feat_die(
-            face,
-            label=feat_label(tr, face) + (" — " + tr(N_("kept")) if two and i == roll.kept else ""),
-            kept=(i == roll.kept) if two else None,
-        )
-        for i, face in enumerate(roll.feat_dice)
-    ]
-    weary = roll.check.weary
-    successes = [
-        success_die(
-            face,
-            label=tr(N_("Success die {face}"), face=face) + (" — " + tr(N_("success icon")) if face == 6 else ""),
-            weary=weary,
-        )
-        for face in roll.success_dice
-    ]
-    html = dice_row(feats, tr(N_("Feat dice")) if two else tr(N_("Feat die")))
-    if successes:
-        html += dice_row(successes, tr(N_("Success dice")))
-    return html
 
 
 class OneRingView(pn.viewable.Viewer):

@@ -3,7 +3,7 @@ verdict, the session code with its help text, and the numbering report.
 
 Nothing that came from a link, a stored value or a name typed by someone is
 ever put into the page as markup: every such text goes through
-:func:`html.escape`, dice are drawn by :mod:`webapp.dice` from integers, and
+:func:`html.escape`, dice are drawn by :mod:`webapp.words.dice` from integers, and
 the QR code is the SVG ``segno`` made from our own link.
 """
 
@@ -18,14 +18,17 @@ from panel.custom import JSComponent
 
 from engine import InputError, links
 
-from ..dice import d6_pips, dice_row
 from ..i18n import N_, Translator, error_text
-from ..links_model import MAX_SEEN, Opened, ShareModel, check_link, entry_link
-from ..models import SYSTEM_TITLES, AppState, LogEntry
 from ..qr import qr_svg
-from .common import Binder, TextInput, alert_html, attempt, button, checkbox, html_pane, select
+from ..state.app import AppState
+from ..state.forms import SYSTEM_TITLES
+from ..state.links import MAX_SEEN, Opened, ShareModel, check_link, entry_link
+from ..state.log import LogEntry
+from ..words.dice import dice_html
+from ..words.log import entry_texts
+from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
 
-__all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "dice_html", "link_entry", "secret_checkbox"]
+__all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "link_entry"]
 
 #: What a mismatch found by :func:`engine.links.verify` means, in words.
 MISMATCH_LABELS = {
@@ -122,47 +125,6 @@ export function render({ model, el }) {
 """
 
 
-def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
-    """The "secret roll" switch of a desk that has a ``secret`` parameter."""
-    box = checkbox(value=desk.secret, width=200, css_classes=["secret-roll"])
-    binder.text(box, "name", N_("Secret GM roll"))
-    box.link(desk, value="secret", bidirectional=True)
-    return box
-
-
-def hidden_html(tr: Translator, head: str) -> str:
-    """The result area of a secret roll that has not been revealed (no dice, no outcome)."""
-    return (
-        f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-        f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
-    )
-
-
-def dice_html(tr: Translator, roll: Any) -> str:
-    """The dice of any roll record, drawn as dice (faces are integers from the engine)."""
-    system = getattr(roll.check, "system", "") if hasattr(roll, "check") else ""
-    data = roll.to_dict()
-    system = data.get("system", system)
-
-    def d6s(faces: Any, caption: str) -> str:
-        return dice_row([d6_pips(int(f), label=tr(N_("Die showing {face}"), face=int(f))) for f in faces], caption)
-
-    if system == "one-ring":
-        from .one_ring import one_ring_dice_html  # the One Ring screen imports this module
-
-        return one_ring_dice_html(tr, roll)
-    if system == "gurps":
-        return d6s(data["dice"], "3d6")
-    if system == "gurps-quick":
-        return d6s(data["dice_a"], tr(N_("You"))) + d6s(data["dice_b"], tr(N_("Opponent")))
-    if system == "gurps-regular":
-        last = data["rounds"][-1]
-        return d6s(last["dice_a"], tr(N_("You"))) + d6s(last["dice_b"], tr(N_("Opponent")))
-    if system == "fate":
-        return d6s(data["dice"], "2d6")
-    return ""
-
-
 def link_entry(link: links.Link, roll: Any) -> LogEntry:
     """A log entry for what a link shows (not added to any log), so it reads like one."""
     contest = link.system in ("gurps-quick", "gurps-regular")
@@ -184,8 +146,6 @@ def link_entry(link: links.Link, roll: Any) -> LogEntry:
 
 
 def _texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
-    from .shell import entry_texts  # the log's wording; imported here because the shell imports this module
-
     return entry_texts(tr, entry)
 
 

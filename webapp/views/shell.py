@@ -19,10 +19,12 @@ from engine import InputError
 from engine.documents import parse_json
 from engine.links import LINK_KEY
 
-from ..address import read_address
-from ..gcs_import import gcs_error_text, gcs_message, import_gcs, is_gcs
 from ..i18n import LANGUAGES, N_, Translator, normalise_language
-from ..links_model import (
+from ..state.address import read_address
+from ..state.app import AppState
+from ..state.forms import SYSTEM_TITLES
+from ..state.gcs import import_gcs, is_gcs
+from ..state.links import (
     MAX_SEEN,
     NUMBERING_KEY,
     ShareModel,
@@ -33,28 +35,21 @@ from ..links_model import (
     numbering_json,
     read_numbering,
 )
-from ..messages import address_problem_text, document_error_text, storage_messages
-from ..models import (
-    GURPS_DEFENCES,
-    GURPS_LABELS,
-    GURPS_ROLLS,
-    MAX_KEPT_ROLLS,
-    OR_LABELS,
-    SYSTEM_TITLES,
-    AppState,
-    LogEntry,
-)
-from ..storage import BrowserStore
-from ..stored import read_stored
+from ..state.log import MAX_KEPT_ROLLS
+from ..state.stored import read_stored
+from ..words.gcs import gcs_error_text, gcs_message
+from ..words.log import log_rows
+from ..words.messages import address_problem_text, document_error_text, storage_messages
 from .common import Binder, alert_html, button, html_pane, select
-from .dice import DiceCard, dice_entry_texts
-from .fate import describe_fate_roll
-from .fight import FateScreens, fight_entry_texts
-from .gurps import GurpsView, describe_gurps_roll
-from .one_ring import OneRingView, describe_one_ring_roll
+from .dice import DiceCard
+from .fate import FateView
+from .fight import FightView
+from .gurps import GurpsView
+from .one_ring import OneRingView
 from .share import LinkPanel, SessionPanel, SharePanel
+from .storage import BrowserStore
 
-__all__ = ["KostkaApp", "entry_texts", "log_rows"]
+__all__ = ["FateScreens", "KostkaApp", "has_link", "quiet_location"]
 
 KEY_LANG = "kostka.lang"
 KEY_THEME = "kostka.theme"
@@ -63,103 +58,11 @@ KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
 KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
-#: GURPS rolls off the sheet whose log name is a label to translate (Will, Per, Dodge, Parry, Block).
-GURPS_SHEET_ROLLS = frozenset(GURPS_LABELS[k] for k in (*GURPS_ROLLS, *GURPS_DEFENCES))
 
 
-def _inputs_text(tr: Translator, entry: LogEntry) -> str:
-    if entry.kind == "fight":
-        return fight_entry_texts(tr, entry)[0]
-    if entry.kind == "dice":
-        return dice_entry_texts(tr, entry)[0]
-    check = entry.check
-    if entry.system == "one-ring":
-        parts = [
-            tr(OR_LABELS.get(entry.ability, entry.ability)),
-            tr(N_("rating {r}"), r=check.rating),
-            tr(N_("TN {tn}"), tn=check.tn),
-        ]
-        if check.bonus_dice:
-            parts.append(tr(N_("bonus dice {n}"), n=check.bonus_dice))
-        mode = str(check.feat_mode)
-        if mode == "favoured":
-            parts.append(tr(N_("Favoured")))
-        elif mode == "ill_favoured":
-            parts.append(tr(N_("Ill-favoured")))
-        if check.weary:
-            parts.append(tr(N_("Weary")))
-        if check.miserable:
-            parts.append(tr(N_("Miserable")))
-        return ", ".join(parts)
-    if entry.kind == "contest":
-        kind = tr(N_("Quick contest")) if check.system == "gurps-quick" else tr(N_("Regular contest"))
-        return f"{kind}: {entry.ability} {check.a} — {check.b}"
-    if entry.system == "gurps":
-        ability = tr(entry.ability) if entry.ability in GURPS_SHEET_ROLLS else entry.ability
-        parts = [ability or tr(N_("Skill")), tr(N_("skill {s}"), s=check.skill)]
-        if check.modifiers:
-            parts.append(tr(N_("modifiers {mods}"), mods=" ".join(f"{m:+d}" for m in check.modifiers)))
-        parts.append(tr(N_("effective {e}"), e=check.effective_skill))
-        if check.defence:
-            parts.append(tr(N_("Defence roll")))
-        if entry.secret:
-            parts.append(tr(N_("Secret GM roll")))
-        return ", ".join(parts)
-    parts = [tr(N_("skill {s}"), s=check.skill), tr(N_("difficulty {d:+d}"), d=check.difficulty)]
-    if check.favour_spent:
-        parts.append(tr(N_("favour spent {n}"), n=check.favour_spent))
-    if check.ties_succeed:
-        parts.append(tr(N_("ties succeed")))
-    return ", ".join(parts)
-
-
-def _result_text(tr: Translator, entry: LogEntry) -> str:
-    if entry.hidden:
-        return tr(N_("hidden"))
-    if entry.kind == "fight":
-        return fight_entry_texts(tr, entry)[1]
-    if entry.kind == "dice":
-        return dice_entry_texts(tr, entry)[1]
-    roll = entry.roll
-    if entry.kind == "contest":
-        if roll.winner is None:
-            return tr(N_("Nobody wins"))
-        return tr(N_("You win")) if roll.winner == "a" else tr(N_("Opponent wins"))
-    if entry.system == "one-ring":
-        outcome, detail = describe_one_ring_roll(tr, roll)
-    elif entry.system == "gurps":
-        outcome, detail = describe_gurps_roll(tr, roll)
-    else:
-        outcome, detail = describe_fate_roll(tr, roll)
-    return f"{outcome}. {detail}"
-
-
-def _has_link(part: str) -> bool:
+def has_link(part: str) -> bool:
     """Whether a fragment or query string (``#…`` / ``?…``) carries an ``r=`` parameter."""
     return any(item.split("=", 1)[0] == LINK_KEY for item in part[1:].split("&"))
-
-
-def entry_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
-    """(inputs, result) of a log entry as plain text, as the log shows them (no result: '')."""
-    return _inputs_text(tr, entry), (_result_text(tr, entry) if entry.roll is not None or entry.hidden else "")
-
-
-def log_rows(tr: Translator, entries: list[LogEntry]) -> list[tuple[str, str, str, str]]:
-    """(time, character, inputs, result) for each entry, newest first, as plain text."""
-    rows = []
-    for entry in reversed(entries):
-        who = entry.character or "—"
-        if entry.session_code:
-            who += " · " + tr(N_("Session {code}, roll no. {n}"), code=entry.session_code, n=entry.session_number)
-        rows.append(
-            (
-                entry.time[11:],
-                who,
-                f"{tr(SYSTEM_TITLES.get(entry.system, N_('Free dice')))}: {_inputs_text(tr, entry)}",
-                _result_text(tr, entry),
-            )
-        )
-    return rows
 
 
 def quiet_location(location: Any) -> None:
@@ -175,6 +78,42 @@ def quiet_location(location: Any) -> None:
                 and watcher.fn.__self__ is location
             ):
                 location.param.unwatch(watcher)
+
+
+class FateScreens(pn.viewable.Viewer):
+    """Fate & Doom: the skill check and the fight screen, one at a time."""
+
+    def __init__(self, app: Any, binder: Binder) -> None:
+        super().__init__()
+        self.app = app
+        self.binder = binder
+        self.switch = pn.widgets.RadioButtonGroup(value="check", height=48, width=360, margin=(5, 10))
+        binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
+        self.check_view = FateView(app, binder)
+        self._fight: FightView | None = None
+        self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
+        self.body = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width")
+        self.switch.param.watch(self._switched, "value")
+        self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
+
+    @property
+    def fight_view(self) -> FightView:
+        if self._fight is None:
+            self._fight = FightView(self.app, self.binder)
+        return self._fight
+
+    def __getattr__(self, name: str) -> Any:
+        # The skill check's parts (roll_button, chart, result…) stay reachable as before.
+        check = self.__dict__.get("check_view")
+        if check is None or name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(check, name)
+
+    def _switched(self, event: Any) -> None:
+        self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._layout
 
 
 class KostkaApp(pn.viewable.Viewer):
@@ -748,7 +687,7 @@ class KostkaApp(pn.viewable.Viewer):
         if location is None:
             return
         fragment, search = location.hash or "", location.search or ""
-        text = next((part for part in (fragment, search) if _has_link(part)), "")
+        text = next((part for part in (fragment, search) if has_link(part)), "")
         if text and text != self._opened_address:
             self._opened_address = text
             self.share.open(text)
@@ -758,7 +697,7 @@ class KostkaApp(pn.viewable.Viewer):
         if event.new is not None:
             return
         location = pn.state.location
-        if location is not None and _has_link(location.hash or ""):
+        if location is not None and has_link(location.hash or ""):
             location.hash = ""
 
     def _update_url(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from bokeh.models import ColumnDataSource, NumeralTickFormatter, Range1d, Span
 from bokeh.plotting import figure
 
-__all__ = ["BarChart", "GurpsDistributionChart", "ProbabilityByValueChart", "fitting_end"]
+__all__ = ["BarChart", "GurpsDistributionChart", "ProbabilityByValueChart", "fitting_end", "new_figure"]
 
 GOOD = "#2e8b57"
 GREAT = "#1f6fb5"
@@ -26,7 +26,8 @@ HIGHLIGHT = "#f2a900"
 AXIS = "#7d8790"
 
 
-def _figure(height: int, **kw: Any) -> Any:
+def new_figure(height: int, **kw: Any) -> Any:
+    """A Bokeh figure as every chart of the app draws it (no toolbar, stretching, an explicit y range)."""
     # An explicit y range: a DataRange1d keeps recomputing its end in the browser, whatever end Python
     # gives it later, so a 72 % bar was cut off (with its label) at the end it had computed first.
     kw.setdefault("y_range", Range1d(0, 1))
@@ -74,7 +75,7 @@ class BarChart:
                 "line": [0] * len(ids),
             }
         )
-        self.figure = _figure(height, x_range=self.ids)
+        self.figure = new_figure(height, x_range=self.ids)
         self.figure.vbar(
             x="x",
             top="p",
@@ -124,7 +125,7 @@ class ProbabilityByValueChart:
 
     def __init__(self, values: list[int], height: int = 220) -> None:
         self.source = ColumnDataSource({"x": list(values), "p": [0.0] * len(values), "colour": [GOOD] * len(values)})
-        self.figure = _figure(height)
+        self.figure = new_figure(height)
         self.figure.vbar(x="x", top="p", width=0.8, source=self.source, fill_color="colour", line_color=None)
         self.figure.y_range.end = 1.05
         self.marker = Span(
@@ -176,7 +177,7 @@ class GurpsDistributionChart:
                 "line": [0] * 16,
             }
         )
-        self.figure = _figure(height)
+        self.figure = new_figure(height)
         self.figure.vbar(
             x="x", top="p", width=0.85, source=self.source, fill_color="colour", line_color=HIGHLIGHT, line_width="line"
         )

@@ -7,8 +7,13 @@ are escaped, so nothing a user typed can become markup. No Panel import.
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
-__all__ = ["d6_pips", "dice_row", "feat_die", "success_die"]
+from engine import one_ring
+
+from ..i18n import N_, Translator
+
+__all__ = ["d6_pips", "dice_html", "dice_row", "feat_die", "feat_label", "one_ring_dice_html", "success_die"]
 
 _SIZE = 56
 # Pip positions on a 56 px die (x, y) for faces 1..6.
@@ -86,3 +91,63 @@ def d6_pips(face: int, *, label: str, css: str = "") -> str:
 def dice_row(dice_svgs: list[str], caption: str = "") -> str:
     cap = f'<span class="dice-caption">{escape(caption)}</span>' if caption else ""
     return f'<div class="dice-row">{cap}{"".join(dice_svgs)}</div>'
+
+
+# -- the dice of a roll record ---------------------------------------------------------------------
+
+
+def feat_label(tr: Any, face: int) -> str:
+    if face == one_ring.EYE:
+        return tr(N_("Eye of Sauron"))
+    if face == one_ring.GANDALF:
+        return tr(N_("Gandalf rune"))
+    return tr(N_("Feat die {face}"), face=face)
+
+
+def one_ring_dice_html(tr: Any, roll: Any) -> str:
+    """The feat and success dice of a One Ring roll record, the kept feat die framed."""
+    two = len(roll.feat_dice) > 1
+    feats = [
+        feat_die(
+            face,
+            label=feat_label(tr, face) + (" — " + tr(N_("kept")) if two and i == roll.kept else ""),
+            kept=(i == roll.kept) if two else None,
+        )
+        for i, face in enumerate(roll.feat_dice)
+    ]
+    weary = roll.check.weary
+    successes = [
+        success_die(
+            face,
+            label=tr(N_("Success die {face}"), face=face) + (" — " + tr(N_("success icon")) if face == 6 else ""),
+            weary=weary,
+        )
+        for face in roll.success_dice
+    ]
+    html = dice_row(feats, tr(N_("Feat dice")) if two else tr(N_("Feat die")))
+    if successes:
+        html += dice_row(successes, tr(N_("Success dice")))
+    return html
+
+
+def dice_html(tr: Translator, roll: Any) -> str:
+    """The dice of any roll record, drawn as dice (faces are integers from the engine)."""
+    system = getattr(roll.check, "system", "") if hasattr(roll, "check") else ""
+    data = roll.to_dict()
+    system = data.get("system", system)
+
+    def d6s(faces: Any, caption: str) -> str:
+        return dice_row([d6_pips(int(f), label=tr(N_("Die showing {face}"), face=int(f))) for f in faces], caption)
+
+    if system == "one-ring":
+        return one_ring_dice_html(tr, roll)
+    if system == "gurps":
+        return d6s(data["dice"], "3d6")
+    if system == "gurps-quick":
+        return d6s(data["dice_a"], tr(N_("You"))) + d6s(data["dice_b"], tr(N_("Opponent")))
+    if system == "gurps-regular":
+        last = data["rounds"][-1]
+        return d6s(last["dice_a"], tr(N_("You"))) + d6s(last["dice_b"], tr(N_("Opponent")))
+    if system == "fate":
+        return d6s(data["dice"], "2d6")
+    return ""

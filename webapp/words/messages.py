@@ -4,7 +4,7 @@
 (``field`` a path such as ``systems.one-ring.characters[0].strength``) into a sentence such as
 "Character 1 (Tilda, The One Ring): Strength must be from 1 to 19." — the character's number and
 name, the field's label and what is allowed, in the user's language. :func:`address_problem_text`
-does the same for a value of the address left out (:mod:`webapp.address`). No Panel import.
+does the same for a value of the address left out (:mod:`webapp.state.address`). No Panel import.
 """
 
 from __future__ import annotations
@@ -12,42 +12,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine import one_ring
 from engine.links import without_refused
 
-from .i18n import N_, Translator, error_text
+from ..i18n import N_, Translator, error_text
+from ..state.forms import SYSTEM_TITLES
+from ..state.one_ring import OR_LABELS, OR_PROFICIENCIES, OR_SKILLS
 
 __all__ = ["FIELD_LABELS", "address_problem_text", "document_error_text", "field_label", "storage_messages"]
 
 #: Field (or address key) -> its label on the form.
 FIELD_LABELS = {
     "name": N_("Name"),
-    "strength": N_("Strength"),
-    "heart": N_("Heart"),
-    "wits": N_("Wits"),
-    "awe": N_("Awe"),
-    "athletics": N_("Athletics"),
-    "awareness": N_("Awareness"),
-    "hunting": N_("Hunting"),
-    "song": N_("Song"),
-    "craft": N_("Craft"),
-    "enhearten": N_("Enhearten"),
-    "travel": N_("Travel"),
-    "insight": N_("Insight"),
-    "healing": N_("Healing"),
-    "courtesy": N_("Courtesy"),
-    "battle": N_("Battle"),
-    "persuade": N_("Persuade"),
-    "stealth": N_("Stealth"),
-    "scan": N_("Scan"),
-    "explore": N_("Explore"),
-    "riddle": N_("Riddle"),
-    "lore": N_("Lore"),
-    "axes": N_("Axes"),
-    "bows": N_("Bows"),
-    "spears": N_("Spears"),
-    "swords": N_("Swords"),
-    "valour": N_("Valour"),
-    "wisdom": N_("Wisdom"),
+    # the One Ring sheet's attributes, skills, proficiencies, Valour and Wisdom, as labelled on its form
+    **{k: OR_LABELS[k] for k in (*one_ring.ATTRIBUTES, *OR_SKILLS, *OR_PROFICIENCIES, "valour", "wisdom")},
     "hope": N_("Hope"),
     "hope_max": N_("Hope (max)"),
     "weary": N_("Weary"),
@@ -69,7 +47,6 @@ FIELD_LABELS = {
     "stoutness": N_("Stoutness"),
     "stoutness_max": N_("Stoutness (max)"),
 }
-_SYSTEM_TITLES = {"one-ring": N_("The One Ring"), "gurps": N_("GURPS"), "fate": N_("Fate & Doom")}
 
 _CHARACTER = re.compile(
     r"^(?:systems\.(one-ring|gurps|fate)|(monsters))\.characters\[(\d+)\](?:\.(\w+)(?:\[(\d+)\](?:\.(\w+))?)?)?$"
@@ -193,14 +170,14 @@ def _who(tr: Translator, data: Any, system: str | None, monsters: str | None, in
         name = ""
     if monsters:
         return tr(N_("Monster {n} ({name})"), n=index + 1, name=name) if name else tr(N_("Monster {n}"), n=index + 1)
-    title = tr(_SYSTEM_TITLES[system or "one-ring"])
+    title = tr(SYSTEM_TITLES[system or "one-ring"])
     if name:
         return tr(N_("Character {n} ({name}, {system})"), n=index + 1, name=name, system=title)
     return tr(N_("Character {n} ({system})"), n=index + 1, system=title)
 
 
 def address_problem_text(tr: Translator, error: Any) -> str:
-    """A value of the address that was left out (:mod:`webapp.address`), in words."""
+    """A value of the address that was left out (:mod:`webapp.state.address`), in words."""
     params = getattr(error, "params", {}) or {}
     kind, key = params.get("kind"), params.get("key")
     if key is None:
@@ -234,7 +211,7 @@ def address_problem_text(tr: Translator, error: Any) -> str:
 
 
 def storage_messages(read: Any, characters_key: str, session_key: str, log_key: str) -> list[str]:
-    """The messages (msgids) that say what :func:`webapp.stored.read_stored` kept aside: one per item."""
+    """The messages (msgids) that say what :func:`webapp.state.stored.read_stored` kept aside: one per item."""
     messages = []
     if characters_key in read.kept:
         messages.append(N_("Stored characters could not be read; a copy was kept aside and the app started clean."))

@@ -1,8 +1,6 @@
-"""*Import characters* for sheets saved by GURPS Character Sheet (``.gcs``), with the message that says what came across.
+"""The message of a GCS sheet's import: how many came across and what was left out, or why it was refused.
 
-The sheet is read by :func:`engine.gcs.read_gcs` and added through the same
-door as Kostka's own files (:func:`webapp.links_model.import_characters`), so
-it meets the same limits and validation. No Panel import.
+No Panel import.
 """
 
 from __future__ import annotations
@@ -10,12 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.documents import MAX_ROWS
-from engine.gcs import read_gcs
 
-from .i18n import N_, Translator, error_text
-from .links_model import import_characters
+from ..i18n import N_, Translator, error_text
 
-__all__ = ["gcs_error_text", "gcs_message", "import_gcs", "is_gcs"]
+__all__ = ["gcs_error_text", "gcs_message"]
 
 #: At most this many left-out rows are named in the message (the rest are counted).
 MAX_LISTED = 20
@@ -24,21 +20,6 @@ _REASONS = {
     "range": N_("outside what the sheet holds"),
     "type": N_("not a number"),
 }
-
-
-def is_gcs(filename: Any, data: Any) -> bool:
-    """Whether an imported file is a GCS sheet: by its name, or by a GCS-like start when the name is unknown."""
-    if isinstance(filename, str) and filename:
-        return filename.lower().endswith(".gcs")
-    head = bytes(data[:400]) if isinstance(data, (bytes, bytearray)) else b""
-    return b'"format"' not in head and (b'"version": 5' in head or head.lstrip().startswith(b"<?xml"))
-
-
-def import_gcs(state: Any, data: Any) -> tuple[int, tuple[tuple[str, str], ...]]:
-    """Add the GURPS character of a GCS sheet; returns (characters added, what was left out). Raises InputError, nothing changed."""
-    result = read_gcs(data)
-    count = import_characters(state, result.document().encode("utf-8"))
-    return count, result.skipped
 
 
 def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]) -> str:

@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import InputError
+from engine.documents import parse_json, read_document
+
+from .fight import MonsterSheet
+from .forms import as_form
 
 __all__ = ["BACKUP_PREFIX", "StoredRead", "copy_aside", "faithful", "keep_aside", "read_stored"]
 
@@ -79,11 +83,9 @@ def _plain(value: Any) -> Any:
 
 def faithful(form_class: type, raw: Any) -> bool:
     """Whether a stored character ``raw`` loads into a ``form_class`` form with nothing lost."""
-    from .models import _as_form
-
     if not isinstance(raw, dict):
         return False
-    shown = _as_form(form_class, raw)
+    shown = as_form(form_class, raw)
     for key, value in raw.items():
         if key not in shown:
             return False
@@ -99,8 +101,6 @@ def faithful(form_class: type, raw: Any) -> bool:
 
 
 def _characters_kept_whole(state: Any, data: Any) -> bool:
-    from .fight_models import MonsterSheet
-
     parts = [(state.rosters[name], roster) for name, roster in data.get("systems", {}).items() if name in state.rosters]
     if isinstance(data.get("monsters"), dict):
         parts.append((state.monsters, data["monsters"]))
@@ -128,8 +128,6 @@ def read_stored(
     log_key: str | None = None,
 ) -> StoredRead:
     """Apply the stored characters, session and roll log to ``state`` and ``session``; never raises."""
-    from engine.documents import parse_json, read_document
-
     out = StoredRead(dict(values))
     text = out.values.get(characters_key, "")
     if text:

@@ -8,7 +8,7 @@ from typing import Any
 from bokeh.models import ColumnDataSource, Legend, LegendItem
 from bokeh.transform import dodge
 
-from .charts import BAD, GOOD, _figure
+from .charts import BAD, GOOD, new_figure
 
 __all__ = ["LifeLeftChart"]
 
@@ -18,7 +18,7 @@ class LifeLeftChart:
 
     def __init__(self, height: int = 240) -> None:
         self.source = ColumnDataSource({"x": [], "hero": [], "monster": []})
-        self.figure = _figure(height)
+        self.figure = new_figure(height)
         hero = self.figure.vbar(
             x=dodge("x", -0.2), top="hero", width=0.38, source=self.source, fill_color=GOOD, line_color=None
         )
@@ -50,7 +50,9 @@ class LifeLeftChart:
             "monster": [float(monster_left.get(x, 0)) for x in xs],
         }
         peak = max([0.0, *self.source.data["hero"], *self.source.data["monster"]])
-        self.figure.y_range.end = max(0.05, peak * 1.15)  # an explicit range (see charts._figure): the bars stay inside
+        self.figure.y_range.end = max(
+            0.05, peak * 1.15
+        )  # an explicit range (see charts.new_figure): the bars stay inside
         if xs:
             self.figure.xaxis.ticker = xs if len(xs) <= 20 else list(range(0, top + 1, 5))
 

@@ -6,12 +6,8 @@ one decodes it strictly, rolls again with the engine and keeps the
 :class:`engine.links.Verdict`; a link that cannot be read becomes an
 :class:`engine.InputError` kept on the model, and nothing else changes.
 
-Session numbering: once the game master's session code is set, every roll
-takes the next running number of its (session code, character) pair and its
-seed is :func:`engine.links.session_roll_seed` of both (a secret roll takes
-a number too, but a fresh random seed, or everyone holding the code could
-open it). :class:`SessionNumbers` keeps the last number of each pair; it is
-stored in the browser so a reload does not start again at 1.
+The session code and its running numbers are :mod:`webapp.state.session`'s; here is the
+numbering report's store of the session links seen.
 """
 
 from __future__ import annotations
@@ -23,16 +19,15 @@ from typing import Any
 import param
 
 from engine import InputError, links
-from engine.documents import nesting_depth
-from engine.errors import check_int
+from engine.documents import FORMAT, VERSION, nesting_depth, read_document, validate_document
 
-from .stored import keep_aside
+from .session import SessionState
+from .stored import keep_aside, read_stored
 
 __all__ = [
     "MAX_SEEN",
     "NUMBERING_KEY",
     "Opened",
-    "SessionState",
     "Share",
     "ShareModel",
     "check_link",
@@ -45,73 +40,10 @@ __all__ = [
     "numbering_json",
     "open_link",
     "read_numbering",
-    "read_session",
 ]
 
 #: The most links kept for the numbering report (opened links and own rolls).
 MAX_SEEN = 500
-#: Entries kept in the stored numbering (pairs of session code and character).
-MAX_PAIRS = 200
-
-
-def _key(code: str, name: str) -> str:
-    return f"{code}\u0000{name}"
-
-
-class SessionState(param.Parameterized):
-    """The game master's session code and the last running number of each (code, character)."""
-
-    code = param.String(default="", doc="The session code ('' when rolls are not numbered)")
-    numbers = param.Dict(default={}, doc="'code\\0name' -> last number used")
-
-    def set_code(self, text: Any) -> str:
-        """Set the code from what was typed ('' turns numbering off); raises InputError when unusable."""
-        if text is None or (isinstance(text, str) and not text.strip()):
-            self.code = ""
-            return ""
-        code = links.clean_text("session_code", text, links.MAX_CODE_LENGTH, links.MAX_CODE_BYTES, required=True)
-        self.code = code
-        return code
-
-    def next_number(self, name: str) -> int:
-        """Take the next running number for ``name`` under the current code."""
-        key = _key(self.code, links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES))
-        number = self.numbers.get(key, 0) + 1
-        numbers = {**self.numbers, key: number}
-        if len(numbers) > MAX_PAIRS:
-            numbers = dict(list(numbers.items())[-MAX_PAIRS:])
-        self.numbers = numbers
-        return number
-
-    def to_json(self) -> str:
-        return json.dumps({"code": self.code, "numbers": self.numbers}, ensure_ascii=False, separators=(",", ":"))
-
-    def load(self, text: str) -> None:
-        """Restore from stored text; raises InputError (nothing changed) when it cannot be read."""
-        code, numbers = read_session(text)
-        self.param.update(code=code, numbers=numbers)
-
-
-def read_session(text: Any) -> tuple[str, dict[str, int]]:
-    """Validate the stored session (``{"code": text, "numbers": {"code\\0name": n}}``)."""
-    if not isinstance(text, str) or len(text) > 100_000:
-        raise InputError("session", "format", "the stored session is not readable text")
-    from engine.documents import parse_json
-
-    try:
-        data = parse_json(text)  # nesting checked before parsing
-    except InputError:
-        raise InputError("session", "format", "the stored session is not JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("numbers", {}), dict):
-        raise InputError("session", "format", "the stored session has the wrong shape")
-    raw = data.get("code", "")
-    code = "" if raw == "" else links.clean_text("session.code", raw, links.MAX_CODE_LENGTH, links.MAX_CODE_BYTES)
-    numbers: dict[str, int] = {}
-    for key, value in list(data.get("numbers", {}).items())[-MAX_PAIRS:]:
-        if not isinstance(key, str) or key.count("\u0000") != 1:
-            raise InputError("session.numbers", "format", "a numbering key is not 'code\\0name'")
-        numbers[key] = check_int("session.numbers", value, 0, links.MAX_NUMBER)
-    return code, numbers
 
 
 # -- links of log entries ----------------------------------------------------------------------------
@@ -340,8 +272,6 @@ def load_stored(
 ) -> tuple[dict[str, str], list[str]]:
     """Apply the stored characters and session to ``state`` and ``session``
     (:func:`webapp.stored.read_stored`). Returns the new storage values and the keys copied aside."""
-    from .stored import read_stored
-
     read = read_stored(state, session, values, stamp, characters_key, session_key)
     return read.values, read.kept + read.partial
 
@@ -355,16 +285,12 @@ def export_characters(state: Any) -> str:
     Read back through :func:`engine.documents.read_document` (leniently: a
     field still half-typed on the form is left out rather than exported as junk).
     """
-    from engine.documents import read_document
-
     doc = read_document(state.characters_json(), kind="characters", lenient=True)
     return json.dumps(doc.to_dict(), ensure_ascii=False, indent=1)
 
 
 def export_log(entries: Any) -> str:
     """The roll log as a ``kind: "log"`` document; an unrevealed secret roll has neither result nor seed."""
-    from engine.documents import FORMAT, VERSION, validate_document
-
     rolls = []
     for entry in entries:
         if getattr(entry, "kind", "roll") not in ("roll", "contest"):
@@ -380,8 +306,6 @@ def export_log(entries: Any) -> str:
 
 def import_characters(state: Any, data: Any) -> int:
     """Add the characters of an imported file (any supported version); raises InputError, nothing changed."""
-    from engine.documents import read_document
-
     doc = read_document(data, kind="characters")
     legacy = {"format": "kostka-characters", "version": 1, "systems": doc.systems or {}}
     if doc.monsters is not None:

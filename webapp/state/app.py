@@ -1,0 +1,235 @@
+"""The whole app's state: the system on screen, one desk and roster per system, the monsters, the
+rolls; stored and imported characters; the screen as an address and back. No Panel import.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import param
+
+from engine import InputError, gurps
+from engine.documents import parse_json
+
+from ..i18n import N_
+from .fate import FateDesk
+from .fight import MonsterSheet
+from .forms import FORMAT_VERSION, MAX_ROWS, SYSTEMS, Form, as_form
+from .gurps import GurpsCharacter, GurpsDesk
+from .log import LogEntry
+from .one_ring import OR_SKILLS, OneRingDesk
+from .rolls import RollService
+from .roster import Roster, name_beside, same_character
+
+__all__ = ["AppState"]
+
+
+class AppState(param.Parameterized):
+    """The whole app: the system on screen, one desk and roster per system, the log."""
+
+    system = param.Selector(default="one-ring", objects=list(SYSTEMS))
+    storage_error = param.String(default="", doc="Why stored characters could not be read (kept aside)")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.rolls = RollService()
+        self.one_ring = OneRingDesk()
+        self.gurps_roster = Roster(GurpsCharacter())
+        gurps_form = self.gurps_roster.form
+        self.gurps = GurpsDesk(roster=self.gurps_roster, character=gurps_form)
+        self.gurps_roster.param.watch(lambda e: self.gurps._refresh(), "characters")
+        self.fate = FateDesk()
+        self.rosters = {
+            "one-ring": Roster(self.one_ring.character),
+            "gurps": self.gurps_roster,
+            "fate": Roster(self.fate.character),
+        }
+        self.desks = {"one-ring": self.one_ring, "gurps": self.gurps, "fate": self.fate}
+        #: Fate & Doom monster sheets, stored and exported with the characters.
+        self.monsters = Roster(MonsterSheet())
+
+    @property
+    def desk(self) -> Form:
+        return self.desks[self.system]
+
+    # -- rolling -------------------------------------------------------------------------------
+    def roll(self, system: str | None = None, seed: int | None = None) -> LogEntry:
+        """Roll the current check of ``system`` (default: the one on screen)."""
+        desk = self.desks[system or self.system]
+        check = desk.build_check()
+        if desk is self.one_ring:
+            ability = desk.ability
+        elif desk is self.gurps:
+            ability = desk.ability_name()
+        else:
+            ability = "skill"
+        if desk is self.gurps:
+            gurps.odds(check)  # refuses a roll below 3 that is not a defence
+        entry = self.rolls.roll(
+            check,
+            character=desk.character.name_text,
+            ability=ability,
+            seed=seed,
+            secret=bool(getattr(desk, "secret", False)),
+        )
+        desk.after_roll(entry)
+        return entry
+
+    def roll_contest(self, seed: int | None = None) -> LogEntry:
+        desk = self.gurps
+        contest, _ = desk.contest_checks()
+        skill = desk.character.skills[desk.skill_index].get("name", "") if desk.character.skills else ""
+        entry = self.rolls.contest(
+            contest, character=desk.character.name_text, ability=skill, opponent=desk.opponent, seed=seed
+        )
+        desk.last_contest = entry
+        return entry
+
+    # -- storage -------------------------------------------------------------------------------
+    def characters_json(self) -> str:
+        return json.dumps(
+            {
+                "format": "kostka-characters",
+                "version": FORMAT_VERSION,
+                "systems": {name: roster.to_dict() for name, roster in self.rosters.items()},
+                "monsters": self.monsters.to_dict(),
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    def load_characters(self, text: str, *, merge: bool = False) -> int:
+        """Load stored or imported characters; raises InputError(code="format") if unreadable."""
+        try:
+            data = parse_json(text)  # size and nesting checked before parsing
+        except InputError:
+            raise InputError("characters", "format", "not JSON") from None
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != "kostka-characters"
+            or not isinstance(data.get("systems"), dict)
+        ):
+            raise InputError("characters", "format", "not a Kostka characters file")
+        count = 0
+        for name, roster in self.rosters.items():
+            part = data["systems"].get(name)
+            if not isinstance(part, dict):
+                continue
+            if name == "one-ring" and isinstance(
+                part.get("characters"), list
+            ):  # stored before the trackers: Weary by hand
+                part = {
+                    **part,
+                    "characters": [
+                        {"weary_auto": False, **c} if isinstance(c, dict) else c for c in part["characters"]
+                    ],
+                }
+            if merge:
+                count += roster.import_characters(part.get("characters") or [])
+            else:
+                roster.load(part)
+                count += len(roster.characters)
+        monsters = data.get("monsters")
+        if isinstance(monsters, dict):
+            if merge:
+                self.monsters.import_characters(monsters.get("characters") or [])  # counted apart from characters
+            else:
+                self.monsters.load(monsters)
+        return count
+
+    # -- URL -----------------------------------------------------------------------------------
+    def url_state(self) -> dict[str, str]:
+        """Everything on screen as query parameters (strings)."""
+        desk = self.desk
+        query: dict[str, str] = {"sys": self.system}
+        char = desk.character.to_dict()
+        for key, value in char.items():
+            if key == "skills":
+                query["skills"] = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            elif isinstance(value, bool):
+                if value:
+                    query[key] = "1"
+            else:
+                query[key] = str(value)
+        if self.system == "one-ring":
+            favs = [k for k in query if k.startswith("fav_")]
+            if favs:
+                query["fav"] = ",".join(k[4:] for k in favs)
+            for k in favs:
+                del query[k]
+        query.update({f"r_{k}": v for k, v in desk.url_state().items() if v != ""})
+        return query
+
+    def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> list[tuple[str, dict[str, Any]]]:
+        """Restore the screen from an address read by :func:`webapp.address.read_address` (text
+        values; bad values stay as text to correct). Returns notes for the page (msgid, params).
+
+        With ``keep_stored`` (stored characters are already loaded), the address's character never
+        replaces a stored one: it selects the stored character it is the same as, fills in the
+        roster's only character while that is still untouched, or else is added as a new character
+        (a name already in use gets a number: "Tilda (2)") and a note says so.
+        """
+        notes: list[tuple[str, dict[str, Any]]] = []
+        system = query.get("sys")
+        if system in SYSTEMS:
+            self.system = system
+        desk = self.desk
+        data: dict[str, Any] = {}
+        for key, value in query.items():
+            if key in ("sys", "lang", "theme") or key.startswith("r_"):
+                continue
+            if key == "skills":
+                data["skills"] = value if isinstance(value, list) else []
+            elif key == "fav":
+                for skill in str(value).split(","):
+                    data[f"fav_{skill}"] = True
+            else:
+                data[key] = value
+        if data:
+            if self.system == "one-ring":
+                for skill in OR_SKILLS:
+                    data.setdefault(f"fav_{skill}", False)
+                for flag in ("weary", "miserable", "inspired"):
+                    data.setdefault(flag, False)
+                data.setdefault("weary_auto", False)
+            roster = self.rosters[self.system]
+            form_class = type(desk.character)
+            incoming = as_form(form_class, data)
+            fresh = form_class().to_dict()
+            same = (
+                [i for i, c in enumerate(roster.characters) if same_character(as_form(form_class, c), incoming)]
+                if keep_stored
+                else []
+            )
+            if same:
+                roster.select(same[0])
+            elif not keep_stored or (
+                len(roster.characters) == 1 and as_form(form_class, roster.characters[0]) == fresh
+            ):
+                desk.character.load(data)
+            elif len(roster.characters) >= MAX_ROWS:
+                notes.append(
+                    (
+                        N_("The character from the address was not added: {n} characters is the most a system keeps."),
+                        {"n": MAX_ROWS},
+                    )
+                )
+            else:
+                name = name_beside(incoming.get("name", ""), roster.names())
+                roster.add()
+                desk.character.load({**data, "name": name})
+                if name:
+                    notes.append(
+                        (N_("The character from the address was added as a new character: {name}"), {"name": name})
+                    )
+                else:
+                    notes.append(
+                        (
+                            N_("The character from the address was added as a new character: Character {n}"),
+                            {"n": len(roster.characters)},
+                        )
+                    )
+        roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
+        desk.apply_url_state(roll_inputs)
+        return notes
