@@ -162,7 +162,7 @@ class AppState(param.Parameterized):
         return query
 
     def apply_url(self, query: dict[str, Any], *, keep_stored: bool = False) -> list[tuple[str, dict[str, Any]]]:
-        """Restore the screen from an address read by :func:`webapp.address.read_address` (text
+        """Restore the screen from an address read by :func:`webapp.state.address.read_address` (text
         values; bad values stay as text to correct). Returns notes for the page (msgid, params).
 
         With ``keep_stored`` (stored characters are already loaded), the address's character never

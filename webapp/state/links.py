@@ -271,7 +271,7 @@ def load_stored(
     state: Any, session: SessionState, values: dict[str, str], stamp: str, characters_key: str, session_key: str
 ) -> tuple[dict[str, str], list[str]]:
     """Apply the stored characters and session to ``state`` and ``session``
-    (:func:`webapp.stored.read_stored`). Returns the new storage values and the keys copied aside."""
+    (:func:`webapp.state.stored.read_stored`). Returns the new storage values and the keys copied aside."""
     read = read_stored(state, session, values, stamp, characters_key, session_key)
     return read.values, read.kept + read.partial
 

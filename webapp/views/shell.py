@@ -117,27 +117,90 @@ class FateScreens(pn.viewable.Viewer):
 
 
 class KostkaApp(pn.viewable.Viewer):
-    """The whole page for one browser session."""
+    """The whole page for one browser session.
+
+    **Start-up**, in this order (each step happens once):
+
+    1. ``KostkaApp()`` builds the page from the app's defaults: the state, the browser store, the
+       header, the characters bar, the screen, the log, the share panels, in that order. Nothing
+       from outside is read, and nothing is written to the browser or to the address yet.
+    2. :meth:`page_ready`: the page is drawn and linked to Python (Bokeh's ``document_ready``;
+       under the Pyodide worker a change made before it never reaches the page). In order:
+
+       a. :meth:`apply_url` reads the address: a share link in it is opened, and its system,
+          fields and roll inputs are applied; from then on the screen is written back to the
+          address. While the address is not known yet (the browser build learns it after the
+          first render) this step waits for the location to report it.
+       b. The link panel is drawn again (a link opened while the page was being drawn).
+       c. If the browser's storage has already answered, step 3 follows at once.
+    3. :meth:`_read_store`, once the storage has answered (``BrowserStore.loaded``) and the page
+       is drawn: the address first, if step 2a could not apply it; the language (unless the
+       address names one) and the theme; the characters, the session code and the roll log
+       (what cannot be read is kept aside and said); the numbering of session links; the
+       address's character again, now beside the stored ones (it never replaces one); then
+       everything is saved back, and ``store.ready`` tells the loading screen the page is ready.
+       From then on every change is saved.
+
+    Under ``panel serve``, :func:`webapp.app.main` applies the address before the first render,
+    so that the right screen is drawn at once; step 2a then finds it applied already.
+    """
+
+    # -- how far the start-up has come: each flag is set once, by the step named, and stays set ------
+    #: Step 2: the page is drawn and linked, so changes reach the browser.
+    _doc_ready = False
+    #: Step 2a (or the first part of step 3): the address was applied; the screen is written to it from now on.
+    _url_applied = False
+    #: Step 3 is over: nothing is saved before it, so nothing stored is written over before it was read.
+    _stored_loaded = False
+    #: Step 3 is running: the copies aside it writes back to the store report as an answer of the store too.
+    _reading_store = False
+    #: The location's ``search`` and ``href`` are watched (from the first :meth:`apply_url` that finds a
+    #: location: in the browser build the address reaches Python only after the first render).
+    _watching_location = False
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.state = AppState()
         self.tr = Translator()
-        self.binder = binder = Binder(self.tr)
-        tr = self.tr
-        self._url_applied = False
-        self._stored_loaded = False
-        self._reading_store = False
+        self.binder = Binder(self.tr)
+        #: What the address said and what this page has done with it, so nothing is done twice: the
+        #: query as last applied, the search this page last wrote (its own rewrite is not applied
+        #: again), and the share link last opened from the address (a link opens once).
+        self._query: dict[str, Any] = {}
+        self._written = ""
+        self._opened_address = ""
+        #: The notes drawn under the characters bar (in the language on screen).
         self._address_problems: list[InputError] = []
         self._address_notes: list[tuple[str, dict[str, Any]]] = []
         self._storage_messages: list[str] = []
-        self._query: dict[str, Any] = {}
-        self._written = ""
-        self._watching_location = False
-        self._doc_ready = False  # the page is drawn and linked: changes reach the browser
-        self._pending_store = False
-        self._opened_address = ""
 
+        self._build_store()
+        header = self._build_header()
+        chars_bar = self._build_characters_bar()
+        self._build_screen()
+        log = self._build_log()
+        self._build_share_panels()
+        self._system_changed()
+        self.dice_card = DiceCard(self.state, self.binder)
+        self._layout = pn.Column(
+            self.store,
+            header,
+            self.link_panel,
+            chars_bar,
+            pn.layout.Divider(),
+            self.screen,
+            self.dice_card,
+            pn.layout.Divider(),
+            self.session_panel,
+            log,
+            sizing_mode="stretch_width",
+            styles={"max-width": "1280px", "margin": "0 auto"},
+        )
+        self._watch_outside()
+
+    # -- the page, built once (start-up step 1) ---------------------------------------------------
+    def _build_store(self) -> None:
+        """The browser store and the share model, each saved to the store as it changes."""
         self.store = BrowserStore(
             keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
             height=0,
@@ -149,7 +212,9 @@ class KostkaApp(pn.viewable.Viewer):
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
 
-        # -- header ------------------------------------------------------------------------
+    def _build_header(self) -> pn.viewable.Viewable:
+        """Title, system, language and theme."""
+        binder, tr = self.binder, self.tr
         title = html_pane("")
         binder.on_lang(
             lambda: setattr(
@@ -174,7 +239,7 @@ class KostkaApp(pn.viewable.Viewer):
         self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
         binder.text(self.theme, "name", N_("Dark theme"))
         self.theme.param.watch(self._theme_changed, "value")
-        header = pn.FlexBox(
+        return pn.FlexBox(
             title,
             self.system,
             self.lang,
@@ -184,7 +249,9 @@ class KostkaApp(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
-        # -- characters ------------------------------------------------------------------------
+    def _build_characters_bar(self) -> pn.viewable.Viewable:
+        """Character choice, new, delete (with undo), export, import and the page's notes."""
+        binder, tr = self.binder, self.tr
         self.character = select(width=260)
         binder.text(self.character, "name", N_("Character"))
         self.character.param.watch(self._character_chosen, "value")
@@ -241,13 +308,17 @@ class KostkaApp(pn.viewable.Viewer):
         for roster in self.state.rosters.values():
             roster.param.watch(self._roster_changed, ["characters", "current"])
         self.state.monsters.param.watch(lambda *_: self._save_characters(), ["characters", "current"])
+        return chars_bar
 
-        # -- screens --------------------------------------------------------------------------
+    def _build_screen(self) -> None:
+        """The place of the system's screen (each screen is built the first time it is shown)."""
         self._views: dict[str, pn.viewable.Viewer] = {}
         self.screen = pn.Column(sizing_mode="stretch_width")
         self.state.param.watch(self._system_changed, "system")
 
-        # -- log ----------------------------------------------------------------------------------
+    def _build_log(self) -> pn.viewable.Viewable:
+        """The roll log: clear (with undo), export, the table."""
+        binder, tr = self.binder, self.tr
         log_title = html_pane("")
         binder.on_lang(
             lambda: setattr(log_title, "object", f'<div class="card-title">{escape(tr(N_("Roll log")))}</div>')
@@ -272,14 +343,16 @@ class KostkaApp(pn.viewable.Viewer):
         self.state.rolls.log.param.watch(self._show_log, ["entries", "dropped"])
         self.state.rolls.log.param.watch(lambda *_: self._save_log(), ["entries", "dropped"])
         binder.on_lang(self._show_log)
-        log = pn.Column(
+        return pn.Column(
             log_title,
             pn.Row(clear, self.export_log, self.clear_note, self.undo_clear),
             self.log_table,
             sizing_mode="stretch_width",
         )
 
-        # -- share links ------------------------------------------------------------------------
+    def _build_share_panels(self) -> None:
+        """The opened-link panel, each screen's share panels and the session panel."""
+        binder = self.binder
         self.link_panel = LinkPanel(self.state, self.share, binder)
         #: Each screen's own share panels: (system, kind of roll) -> panel, placed beside the screen's roll.
         self.share_panels = {
@@ -294,23 +367,10 @@ class KostkaApp(pn.viewable.Viewer):
             )
         }
         self.session_panel = SessionPanel(self.state, self.share, binder)
-        self._system_changed()
 
-        self.dice_card = DiceCard(self.state, binder)
-        self._layout = pn.Column(
-            self.store,
-            header,
-            self.link_panel,
-            chars_bar,
-            pn.layout.Divider(),
-            self.screen,
-            self.dice_card,
-            pn.layout.Divider(),
-            self.session_panel,
-            log,
-            sizing_mode="stretch_width",
-            styles={"max-width": "1280px", "margin": "0 auto"},
-        )
+    def _watch_outside(self) -> None:
+        """The fields written to the address as they change; the location watched for a link pasted
+        over the address; a closed link taken out of the address."""
         self._watch_inputs()
         if pn.state.location is not None:  # a link pasted over the address, or an address known late
             quiet_location(pn.state.location)
@@ -376,7 +436,8 @@ class KostkaApp(pn.viewable.Viewer):
 
     # -- storage ----------------------------------------------------------------------------------
     def page_ready(self, *_: Any) -> None:
-        """The page is drawn and linked to Python (``document_ready``): apply the address and storage.
+        """Start-up step 2: the page is drawn and linked to Python (``document_ready``): apply the
+        address, draw the link panel again and, if the storage has answered already, read it.
 
         Under the Pyodide worker, changes made before this point would never
         reach the page, so nothing that alters the screen happens earlier.
@@ -386,15 +447,13 @@ class KostkaApp(pn.viewable.Viewer):
         self._doc_ready = True
         self.apply_url()
         self.link_panel.redraw()  # a link opened while the page was being drawn
-        if self._pending_store:
+        if self.store.loaded:  # the storage answered while the page was being drawn
             self._stored()
 
     def _stored(self, *_: Any) -> None:
-        if not self.store.loaded:
-            return
-        if not self._doc_ready:
-            self._pending_store = True
-            return
+        """The store reported (its values or that it has loaded): start-up step 3 once the page is drawn."""
+        if not self.store.loaded or not self._doc_ready:
+            return  # step 2 reads it once the page is drawn
         if self._stored_loaded:
             if not self.store.ready:
                 self.store.ready = True
@@ -408,6 +467,8 @@ class KostkaApp(pn.viewable.Viewer):
             self._reading_store = False
 
     def _read_store(self) -> None:
+        """Start-up step 3 (see the class): the stored language, theme, characters, session, log and
+        numbering, beside what the address said; then everything saved back and the page ready."""
         values = self.store.values
         if not self._url_applied:  # the page is drawn, so the address is known by now
             self.apply_url()
@@ -631,7 +692,7 @@ class KostkaApp(pn.viewable.Viewer):
     def apply_url(self) -> None:
         """Restore the screen from the page's query string (called once the page has loaded).
 
-        The address is read from its raw text by :func:`webapp.address.read_address`, never through
+        The address is read from its raw text by :func:`webapp.state.address.read_address`, never through
         Panel's ``query_params`` (which turns values into numbers and parses JSON without bounds).
         """
         location = pn.state.location
