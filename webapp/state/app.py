@@ -38,7 +38,7 @@ class AppState(param.Parameterized):
         self.gurps_roster = Roster(GurpsCharacter())
         gurps_form = self.gurps_roster.form
         self.gurps = GurpsDesk(roster=self.gurps_roster, character=gurps_form)
-        self.gurps_roster.param.watch(lambda e: self.gurps._refresh(), "characters")
+        self.gurps_roster.param.watch(lambda e: self.gurps.refresh(), "characters")
         self.fate = FateDesk()
         self.rosters = {
             "one-ring": Roster(self.one_ring.character),

@@ -53,9 +53,9 @@ class FateDesk(Form):
         params.setdefault("character", FateCharacter())
         self.character = params.pop("character")
         super().__init__(**params)
-        self.character.param.watch(self._refresh, input_names(self.character))
-        self.param.watch(self._refresh, ["difficulty", "favour_spend", "ties_succeed"])
-        self._refresh()
+        self.character.param.watch(self.refresh, input_names(self.character))
+        self.param.watch(self.refresh, ["difficulty", "favour_spend", "ties_succeed"])
+        self.refresh()
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
         spend = values.get("favour_spend")
@@ -81,7 +81,8 @@ class FateDesk(Form):
             ties_succeed=self.ties_succeed,
         )
 
-    def _refresh(self, *events: Any) -> None:
+    def refresh(self, *events: Any) -> None:
+        """Work out the check and its odds again from the inputs (a check that cannot be made: None)."""
         try:
             check = self.build_check()
             odds = fate.odds(check)

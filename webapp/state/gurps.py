@@ -232,9 +232,9 @@ class GurpsDesk(Form):
         self.roster = roster
         super().__init__(**params)
         self.param.watch(lambda e: clean_row_names(self, "modifiers"), "modifiers")
-        self.character.param.watch(self._refresh, input_names(self.character))
+        self.character.param.watch(self.refresh, input_names(self.character))
         self.param.watch(
-            self._refresh,
+            self.refresh,
             [
                 "skill_index",
                 "target",
@@ -247,7 +247,7 @@ class GurpsDesk(Form):
                 "high_skill_rule",
             ],
         )
-        self._refresh()
+        self.refresh()
 
     def modifier_errors(self) -> dict[str, InputError]:
         errors = {}
@@ -311,7 +311,8 @@ class GurpsDesk(Form):
             return gurps.QuickContest(mine, theirs), None
         return gurps.RegularContest(mine, theirs, self.high_skill_rule), None
 
-    def _refresh(self, *events: Any) -> None:
+    def refresh(self, *events: Any) -> None:
+        """Work out the check and its odds again from the inputs (a check that cannot be made: None)."""
         try:
             check = self.build_check()
             effective = check.effective_skill

@@ -208,11 +208,11 @@ class OneRingDesk(Form):
         params.setdefault("character", OneRingCharacter())
         self.character = params.pop("character")
         super().__init__(**params)
-        self.character.param.watch(self._refresh, input_names(self.character))
+        self.character.param.watch(self.refresh, input_names(self.character))
         self.param.watch(
-            self._refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury"]
+            self.refresh, ["ability", "feat_mode", "bonus_dice", "hope_spend", "tn_override", "parry", "injury"]
         )
-        self._refresh()
+        self.refresh()
 
     def rating(self) -> int | None:
         try:
@@ -338,7 +338,8 @@ class OneRingDesk(Form):
             miserable=char_values["miserable"],
         )
 
-    def _refresh(self, *events: Any) -> None:
+    def refresh(self, *events: Any) -> None:
+        """Work out the check and its odds again from the inputs (a check that cannot be made: None)."""
         try:
             check = self.build_check()
         except InputError as error:
