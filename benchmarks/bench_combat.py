@@ -22,9 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import icepool  # noqa: E402
 
-from engine import combat, combat_duel  # noqa: E402
-from engine.combat import NEVER, WOLF, Combatant, Policy, attack_odds, damage_for  # noqa: E402
-from engine.combat_battle import Encounter, simulate_many  # noqa: E402
+from engine.fate import attack as combat  # noqa: E402
+from engine.fate import duel as combat_duel  # noqa: E402
+from engine.fate.attack import NEVER, WOLF, Combatant, Policy, attack_odds, damage_for  # noqa: E402
+from engine.fate.battle import Encounter, simulate_many  # noqa: E402
 
 REPEATS = 5
 

@@ -5,7 +5,9 @@ Pure Python, no dependencies; runs the same under CPython and Pyodide.
 
 from . import documents, fate, gurps, links, one_ring  # share links and imported documents, built on the rules above
 from .api import CHECKS, make_check, odds_of, roll_check
-from .combat import (
+from .dist import Dist
+from .errors import EngineError, InputError, RuleError
+from .fate.attack import (
     WOLF,
     AttackOdds,
     AttackRecord,
@@ -16,11 +18,9 @@ from .combat import (
     encounter_balance,
     generate_monster,
 )
-from .combat_battle import Encounter, Fight, simulate_battle, simulate_many
-from .combat_duel import DuelOdds, duel_odds
-from .dist import Dist
-from .errors import EngineError, InputError, RuleError
-from .fate import TWO_D6, FateCheck, FateOdds, FateRoll, success_by_favour
+from .fate.battle import Encounter, Fight, simulate_battle, simulate_many
+from .fate.check import TWO_D6, FateCheck, FateOdds, FateRoll, success_by_favour
+from .fate.duel import DuelOdds, duel_odds
 from .gurps import (
     THREE_D6,
     GurpsCheck,

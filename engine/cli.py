@@ -27,8 +27,9 @@ import json
 import sys
 from typing import Any, NoReturn
 
-from . import combat_cli, dice_cli, fate, gurps, one_ring
+from . import dice_cli, fate, gurps, one_ring
 from .errors import EngineError, InputError, check_int
+from .fate import cli as fate_cli
 from .rng import random_seed
 
 __all__ = ["main"]
@@ -209,7 +210,7 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--seed", help=seed_help)
     p.set_defaults(run=lambda a: fate.roll(_fate_check(a), _seed(a)).to_dict())
 
-    combat_cli.register(odds, top)
+    fate_cli.register(odds, top)
     imports = top.add_parser("import", help="read another program's file into a Kostka document").add_subparsers(
         dest="format", required=True
     )

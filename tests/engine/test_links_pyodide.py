@@ -74,14 +74,16 @@ def _run_in_pyodide(code: str) -> str:
     pyodide = _pyodide_dir()
     if node is None or pyodide is None:
         pytest.skip("needs node and the npm pyodide package (python build.py fetches it)")
-    files = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted((ROOT / "engine").glob("*.py"))}
+    files = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted((ROOT / "engine").rglob("*.py"))}
     runner = r"""
 const { loadPyodide } = require(process.argv[1]);
 const payload = JSON.parse(require("fs").readFileSync(0, "utf8"));
 (async () => {
   const py = await loadPyodide({ indexURL: process.argv[1] + "/" });
-  py.FS.mkdirTree("/work/engine");
-  for (const [name, text] of Object.entries(payload.files)) py.FS.writeFile("/work/" + name, text);
+  for (const [name, text] of Object.entries(payload.files)) {
+    py.FS.mkdirTree("/work/" + name.split("/").slice(0, -1).join("/"));
+    py.FS.writeFile("/work/" + name, text);
+  }
   py.runPython("import sys; sys.path.insert(0, '/work')");
   process.stdout.write(py.runPython(payload.code));
 })().catch((e) => { console.error(e); process.exit(1); });

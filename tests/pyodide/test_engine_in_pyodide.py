@@ -27,7 +27,7 @@ TEST_WHEELS = ["pytest==9.0.3", "hypothesis==6.155.2", "icepool==2.1.3", "segno=
 # or import test_documents, which needs jsonschema (its rpds-py has no WebAssembly build here).
 NOT_IN_PYODIDE = [
     "test_engine_cli.py",
-    "test_combat_cli.py",
+    "test_fate_cli.py",
     "test_links_pyodide.py",
     "test_documents.py",
     "test_documents_fuzz.py",

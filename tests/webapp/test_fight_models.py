@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from engine.combat import WOLF, Combatant, Policy, generate_monster
-from engine.combat_battle import Encounter, run_seed, simulate_battle, simulate_many
-from engine.combat_duel import duel_odds, win_chance_by_spend
+from engine.fate.attack import WOLF, Combatant, Policy, generate_monster
+from engine.fate.battle import Encounter, run_seed, simulate_battle, simulate_many
+from engine.fate.duel import duel_odds, win_chance_by_spend
 from webapp.i18n import LANGUAGES, Translator
 from webapp.state.app import AppState
 from webapp.state.fight import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.combat import attack_odds
+from engine.fate.attack import attack_odds
 from webapp.views.common import percent
 from webapp.views.shell import FateScreens, KostkaApp
 

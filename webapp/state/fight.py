@@ -6,7 +6,7 @@
   defending positions per side, changed by tapping a creature then a place.
 - :class:`FightSetup` — spending policies, who strikes first, the damage rule
   and the simulation's runs and seed; builds the engine's
-  :class:`~engine.combat_battle.Encounter` and the exact duel odds.
+  :class:`~engine.fate.battle.Encounter` and the exact duel odds.
 - :class:`FightRun` — a fight run blow by blow (dice drawn from a seed or
   typed in), every step in the roll log, undo one step.
 - :class:`Simulation` — many seeded battles and any one of them as a log;
@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 import param
 
 from engine import Dice, InputError, RuleError
-from engine.combat import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, generate_monster
-from engine.combat_battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
-from engine.combat_duel import duel_odds, win_chance_by_spend
+from engine.fate.attack import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, generate_monster
+from engine.fate.battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
+from engine.fate.duel import duel_odds, win_chance_by_spend
 
 from ..i18n import LANGUAGES, N_, catalogue
 from .fate import FateCharacter

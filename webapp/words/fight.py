@@ -1,11 +1,22 @@
 """The fight in words: the engine's fight events as sentences, a fight step in the log, the fight
-screen's refusals and labels, in the reader's language (the engine's own English ``reason`` texts
-are never shown). No Panel import.
+screen's refusals and labels, in the reader's language. No Panel import.
+
+:data:`WORDS` maps each event record of :mod:`engine.fate.events` to its words:
+a message (its placeholders are the record's fields) or a function of the
+translator, the event and what the sentence may need beyond it (a
+:class:`Reading`: the creatures' sides, the attack before, the event after).
+:func:`describe_events` puts a list of events (records, or their JSON as the
+fight log and the roll log keep them) into sentences. The engine's own English
+``reason`` texts are never shown.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any
+
+from engine.fate import events as ev
 
 from ..i18n import N_, Translator, error_text
 from ..state.log import LogEntry
@@ -15,6 +26,8 @@ __all__ = [
     "BALANCE_LABELS",
     "HALVING_LABELS",
     "SIDE_LABELS",
+    "WORDS",
+    "Reading",
     "describe_events",
     "extra_attack_text",
     "fight_entry_texts",
@@ -26,49 +39,68 @@ BALANCE_LABELS = {"easy": N_("easy"), "even": N_("even"), "hard": N_("hard"), "d
 SIDE_LABELS = {"heroes": N_("Heroes"), "monsters": N_("Monsters")}
 
 
-def _spend_text(tr: Any, e: dict[str, Any]) -> str:
-    if e["kind"] == "favour":
-        return tr(
-            N_("{creature} spends {points} favour ({left} left)."),
-            creature=e["creature"],
-            points=e["points"],
-            left=e["left"],
-        )
+@dataclass(frozen=True)
+class Reading:
+    """What an event's sentence may need beyond the event: the creatures' sides (name -> "heroes" or
+    "monsters"), the attack last described, and the event that follows (``None`` at the end)."""
+
+    sides: dict[str, str]
+    last_attack: ev.Attack | None = None
+    following: ev.Event | None = None
+
+
+def _start(tr: Any, e: ev.Start, _: Reading) -> str:
+    b = e.balance
     return tr(
-        N_("{creature} spends {points} stoutness ({left} left)."),
-        creature=e["creature"],
-        points=e["points"],
-        left=e["left"],
+        N_("The fight begins. Monsters' life {m} against heroes' maximum life {h}: {verdict}."),
+        m=b.monsters_life,
+        h=b.heroes_max_life,
+        verdict=tr(BALANCE_LABELS[b.verdict]),
     )
 
 
-def _attack_text(tr: Any, e: dict[str, Any]) -> str:
-    a1, a2 = e["attack_faces"]
-    d1, d2 = e["defence_faces"]
+def _turn(tr: Any, e: ev.Turn, _: Reading) -> str:
+    msg = N_("Round {round}: the heroes' turn.") if e.side == "heroes" else N_("Round {round}: the monsters' turn.")
+    return tr(msg, round=e.round)
+
+
+def _spend(tr: Any, e: ev.Spend, _: Reading) -> str:
+    if e.kind == "favour":
+        return tr(
+            N_("{creature} spends {points} favour ({left} left)."), creature=e.creature, points=e.points, left=e.left
+        )
+    return tr(
+        N_("{creature} spends {points} stoutness ({left} left)."), creature=e.creature, points=e.points, left=e.left
+    )
+
+
+def _attack_text(tr: Any, e: ev.Attack) -> str:
+    r = e.record
+    a1, a2 = r.attack_faces
+    d1, d2 = r.defence_faces
     parts = [
         tr(
             N_("{attacker} attacks {defender} (attack {n}): {a1}+{a2}, skill {skill:+d}, points {points} = {roll}"),
-            attacker=e["attacker"],
-            defender=e["defender"],
-            n=e.get("attack_number", 1),
+            attacker=r.attacker,
+            defender=r.defender,
+            n=e.attack_number,
             a1=a1,
             a2=a2,
-            skill=e["attack_skill"],
-            points=e["attack_points"],
-            roll=e["attack_roll"],
+            skill=r.attack_skill,
+            points=r.attack_points,
+            roll=r.attack_roll,
         )
     ]
-    halving = e.get("halving", "roll")
-    if e["halved"] and halving == "roll":
-        parts.append(tr(N_("halved to {total} (the target stands in a defending position)"), total=e["attack_total"]))
-    elif e["halved"] and halving == "dice":
+    if r.halved and r.halving == "roll":
+        parts.append(tr(N_("halved to {total} (the target stands in a defending position)"), total=r.attack_total))
+    elif r.halved and r.halving == "dice":
         parts.append(
             tr(
                 N_(
                     "with the dice and points halved before the skill: {total} (the target stands in a defending "
                     "position)"
                 ),
-                total=e["attack_total"],
+                total=r.attack_total,
             )
         )
     parts.append(
@@ -76,47 +108,45 @@ def _attack_text(tr: Any, e: dict[str, Any]) -> str:
             N_("against {d1}+{d2}, skill {skill:+d}, points {points} = {defence}."),
             d1=d1,
             d2=d2,
-            skill=e["defence_skill"],
-            points=e["defence_points"],
-            defence=e["defence_total"],
+            skill=r.defence_skill,
+            points=r.defence_points,
+            defence=r.defence_total,
         )
     )
     text = ", ".join(parts[:-1]) + " " + parts[-1]
-    if e["halved"] and halving == "damage" and e["margin"] > 0:
-        if e["hit"]:
+    if r.halved and r.halving == "damage" and r.margin > 0:
+        if r.hit:
             text += " " + tr(
                 N_(
                     "Hit, its damage halved (the target stands in a defending position): {damage} damage, "
                     "life {before} → {after}."
                 ),
-                damage=e["damage"],
-                before=e["life_before"],
-                after=e["life_after"],
+                damage=r.damage,
+                before=r.life_before,
+                after=r.life_after,
             )
         else:
             text += " " + tr(N_("The hit is halved to no damage (the target stands in a defending position)."))
-    elif e["hit"]:
+    elif r.hit:
         text += " " + tr(
             N_("Hit: {damage} damage, life {before} → {after}."),
-            damage=e["damage"],
-            before=e["life_before"],
-            after=e["life_after"],
+            damage=r.damage,
+            before=r.life_before,
+            after=r.life_after,
         )
     else:
         text += " " + tr(N_("Parried."))
     return text
 
 
-#: The defending position's halving, in words (the option on the fight screen).
-HALVING_LABELS = {
-    "roll": N_("Halve the whole attack roll (2d6 + skill + points)"),
-    "dice": N_("Halve only 2d6 + points, then add the skill"),
-    "damage": N_("Roll in full, halve the damage of a hit"),
-}
-AFTER_KILL_LABELS = {
-    "end": N_("A kill ends the chain of attacks"),
-    "next": N_("After a kill the chain goes on to the next enemy faced"),
-}
+def _attack(tr: Any, e: ev.Attack, reading: Reading) -> list[str]:
+    """The blow, and why no further attack follows when none does."""
+    out = [_attack_text(tr, e)]
+    if not isinstance(reading.following, ev.ExtraAttack):
+        why = no_extra_attack_text(tr, e)
+        if why:
+            out.append(why)
+    return out
 
 
 def extra_attack_text(tr: Any, number: int, damage: int, life_before: int, after_kill: bool = False) -> str:
@@ -139,126 +169,123 @@ def extra_attack_text(tr: Any, number: int, damage: int, life_before: int, after
     )
 
 
-def no_extra_attack_text(tr: Any, e: dict[str, Any]) -> str:
-    """Why a hit earned no further attack."""
-    if not e["hit"]:
+def _extra_attack(tr: Any, e: ev.ExtraAttack, reading: Reading) -> str:
+    last = reading.last_attack
+    damage = last.record.damage if last else 0
+    life = last.record.life_before if last else 0
+    return extra_attack_text(tr, e.attack_number, damage, life, e.after_kill)
+
+
+def no_extra_attack_text(tr: Any, e: ev.Attack | dict[str, Any]) -> str:
+    """Why a hit earned no further attack (``e`` an attack event, or its JSON)."""
+    attack = ev.read_event(e)
+    if not isinstance(attack, ev.Attack):
+        raise TypeError(f"expected an attack event, got {attack.event!r}")
+    r = attack.record
+    if not r.hit:
         return tr(N_("The attack was parried: the turn passes on."))
-    if e["life_after"] == 0:
+    if r.life_after == 0:
         return ""
-    if e.get("attack_number", 1) >= 3:
+    if attack.attack_number >= 3:
         return tr(N_("That was the third attack, the last one."))
-    if e.get("attack_number", 1) == 1:
-        return tr(
-            N_("No second attack: {damage} is less than a third of {life}."), damage=e["damage"], life=e["life_before"]
+    if attack.attack_number == 1:
+        return tr(N_("No second attack: {damage} is less than a third of {life}."), damage=r.damage, life=r.life_before)
+    return tr(N_("No third attack: {damage} is less than half of {life}."), damage=r.damage, life=r.life_before)
+
+
+def _position(tr: Any, e: ev.Position, reading: Reading) -> str:
+    if e.origin == "defending":
+        return tr(N_("{creature} steps up to the attacking position: it stood empty."), creature=e.creature)
+    side = reading.sides.get(e.creature, "heroes")
+    msg = (
+        N_(
+            "{creature} joins the attacking position of formation {n}: the heroes have more formations "
+            "than the monsters, so the extra ones are broken up."
         )
-    return tr(N_("No third attack: {damage} is less than half of {life}."), damage=e["damage"], life=e["life_before"])
+        if side == "heroes"
+        else N_(
+            "{creature} joins the attacking position of formation {n}: the monsters have more formations "
+            "than the heroes, so the extra ones are broken up."
+        )
+    )
+    return tr(msg, creature=e.creature, n=1 if e.formation is None else e.formation)
 
 
-def describe_events(tr: Any, events: list[dict[str, Any]], sides: dict[str, str] | None = None) -> list[str]:
-    """The engine's fight events as sentences in ``tr``'s language (``sides``: name -> side)."""
+def _recover(tr: Any, e: ev.Recover, _: Reading) -> str:
+    r = e.record
+    f1, f2 = r.faces
+    return tr(
+        N_("{creature} recovers: {f1}+{f2}, points {points} = {roll}; life {before} → {after}."),
+        creature=r.creature,
+        f1=f1,
+        f2=f2,
+        points=r.points,
+        roll=r.roll,
+        before=r.life_before,
+        after=r.life_after,
+    )
+
+
+def _end(tr: Any, e: ev.End, _: Reading) -> str:
+    if e.winner == "heroes":
+        return tr(N_("The heroes win in round {round}."), round=e.round)
+    if e.winner == "monsters":
+        return tr(N_("The monsters win in round {round}."), round=e.round)
+    return tr.ngettext(
+        "No winner after {n} round: the fight is stopped.",
+        "No winner after {n} rounds: the fight is stopped.",
+        e.round,
+    )
+
+
+Words = str | Callable[[Any, Any, Reading], str | list[str]] | None
+
+#: Each kind of event -> its words: a message whose placeholders are the event's fields, a function
+#: ``(tr, event, reading)`` giving one sentence or several, or ``None`` (no words of its own).
+WORDS: dict[type, Words] = {
+    ev.Start: _start,
+    ev.Turn: _turn,
+    ev.Regen: N_("{creature} rests in a defending position and regains {gained} life ({life})."),
+    ev.Spend: _spend,
+    ev.Attack: _attack,
+    ev.ExtraAttack: _extra_attack,
+    ev.Waits: N_("{creature} was moved during its own side's turn: it acts from the next turn."),
+    ev.Fall: N_("{creature} falls, struck by {by}, and leaves its position."),
+    ev.Position: _position,
+    ev.Recover: _recover,
+    ev.RoundEnd: None,
+    ev.End: _end,
+}
+
+
+def describe_events(tr: Any, events: list[Any], sides: dict[str, str] | None = None) -> list[str]:
+    """Fight events (records or their JSON) as sentences in ``tr``'s language (``sides``: name -> side)."""
+    records = [ev.read_event(e) for e in events]
     out: list[str] = []
-    last_attack: dict[str, Any] | None = None
-    extra_follows = False
-    for i, e in enumerate(events):
-        kind = e.get("event")
-        if kind == "start":
-            b = e["balance"]
-            out.append(
-                tr(
-                    N_("The fight begins. Monsters' life {m} against heroes' maximum life {h}: {verdict}."),
-                    m=b["monsters_life"],
-                    h=b["heroes_max_life"],
-                    verdict=tr(BALANCE_LABELS[b["verdict"]]),
-                )
-            )
-        elif kind == "turn":
-            msg = (
-                N_("Round {round}: the heroes' turn.")
-                if e["side"] == "heroes"
-                else N_("Round {round}: the monsters' turn.")
-            )
-            out.append(tr(msg, round=e["round"]))
-        elif kind == "regen":
-            out.append(
-                tr(
-                    N_("{creature} rests in a defending position and regains {gained} life ({life})."),
-                    creature=e["creature"],
-                    gained=e["gained"],
-                    life=e["life"],
-                )
-            )
-        elif kind == "spend":
-            out.append(_spend_text(tr, e))
-        elif kind == "attack":
+    last_attack: ev.Attack | None = None
+    for i, e in enumerate(records):
+        words = WORDS[type(e)]
+        if isinstance(words, str):
+            out.append(tr(words, **{f.name: getattr(e, f.name) for f in fields(e)}))
+        elif words is not None:
+            following = records[i + 1] if i + 1 < len(records) else None
+            said = words(tr, e, Reading(sides or {}, last_attack, following))
+            out.extend([said] if isinstance(said, str) else said)
+        if isinstance(e, ev.Attack):
             last_attack = e
-            out.append(_attack_text(tr, e))
-            extra_follows = any(x.get("event") == "extra_attack" for x in events[i + 1 : i + 2])
-            if not extra_follows:
-                why = no_extra_attack_text(tr, e)
-                if why:
-                    out.append(why)
-        elif kind == "extra_attack":
-            damage = last_attack["damage"] if last_attack else 0
-            life = last_attack["life_before"] if last_attack else 0
-            out.append(extra_attack_text(tr, e["attack_number"], damage, life, bool(e.get("after_kill"))))
-        elif kind == "waits":
-            out.append(
-                tr(
-                    N_("{creature} was moved during its own side's turn: it acts from the next turn."),
-                    creature=e["creature"],
-                )
-            )
-        elif kind == "fall":
-            out.append(
-                tr(N_("{creature} falls, struck by {by}, and leaves its position."), creature=e["creature"], by=e["by"])
-            )
-        elif kind == "position":
-            if e["from"] == "defending":
-                out.append(
-                    tr(N_("{creature} steps up to the attacking position: it stood empty."), creature=e["creature"])
-                )
-            else:
-                side = (sides or {}).get(e["creature"], "heroes")
-                msg = (
-                    N_(
-                        "{creature} joins the attacking position of formation {n}: the heroes have more formations "
-                        "than the monsters, so the extra ones are broken up."
-                    )
-                    if side == "heroes"
-                    else N_(
-                        "{creature} joins the attacking position of formation {n}: the monsters have more formations "
-                        "than the heroes, so the extra ones are broken up."
-                    )
-                )
-                out.append(tr(msg, creature=e["creature"], n=e.get("formation", 1)))
-        elif kind == "recover":
-            f1, f2 = e["faces"]
-            out.append(
-                tr(
-                    N_("{creature} recovers: {f1}+{f2}, points {points} = {roll}; life {before} → {after}."),
-                    creature=e["creature"],
-                    f1=f1,
-                    f2=f2,
-                    points=e["points"],
-                    roll=e["roll"],
-                    before=e["life_before"],
-                    after=e["life_after"],
-                )
-            )
-        elif kind == "end":
-            if e.get("winner") == "heroes":
-                out.append(tr(N_("The heroes win in round {round}."), round=e["round"]))
-            elif e.get("winner") == "monsters":
-                out.append(tr(N_("The monsters win in round {round}."), round=e["round"]))
-            else:
-                out.append(
-                    tr.ngettext(
-                        "No winner after {n} round: the fight is stopped.",
-                        "No winner after {n} rounds: the fight is stopped.",
-                        e["round"],
-                    )
-                )
     return out
+
+
+#: The defending position's halving, in words (the option on the fight screen).
+HALVING_LABELS = {
+    "roll": N_("Halve the whole attack roll (2d6 + skill + points)"),
+    "dice": N_("Halve only 2d6 + points, then add the skill"),
+    "damage": N_("Roll in full, halve the damage of a hit"),
+}
+AFTER_KILL_LABELS = {
+    "end": N_("A kill ends the chain of attacks"),
+    "next": N_("After a kill the chain goes on to the next enemy faced"),
+}
 
 
 def fight_entry_texts(tr: Any, entry: LogEntry) -> tuple[str, str]:

@@ -12,8 +12,8 @@ import pytest
 
 from engine import InputError
 from engine.cli import main
-from engine.combat import HALVING_RULES, Combatant, attack, attack_odds, damage_for
-from engine.combat_battle import Encounter, Fight, simulate_battle, simulate_many
+from engine.fate.attack import HALVING_RULES, Combatant, attack, attack_odds, damage_for
+from engine.fate.battle import Encounter, Fight, simulate_battle, simulate_many
 
 FACES = range(1, 7)
 

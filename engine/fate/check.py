@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from ._util import as_dice, check_from_dict, dist_to_dict, put_prob
-from .dist import Dist
-from .errors import InputError, RuleError, check_bool, check_int
-from .rng import Dice
+from .._util import as_dice, check_from_dict, dist_to_dict, put_prob
+from ..dist import Dist
+from ..errors import InputError, RuleError, check_bool, check_int
+from ..rng import Dice
 
 __all__ = ["TWO_D6", "FateCheck", "FateOdds", "FateRoll", "odds", "roll", "success_by_favour", "two_d6"]
 

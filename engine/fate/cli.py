@@ -19,11 +19,11 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from .combat import DAMAGE_RULES, HALVING_RULES, Combatant, Policy, attack_odds, generate_monster
-from .combat_battle import AFTER_KILL, Encounter, simulate_battle, simulate_many
-from .combat_duel import duel_odds
-from .errors import InputError, check_choice, check_int
-from .rng import MAX_SEED, Dice, random_seed
+from ..errors import InputError, check_choice, check_int
+from ..rng import MAX_SEED, Dice, random_seed
+from .attack import DAMAGE_RULES, HALVING_RULES, Combatant, Policy, attack_odds, generate_monster
+from .battle import AFTER_KILL, Encounter, simulate_battle, simulate_many
+from .duel import duel_odds
 
 
 def _seed(value: Any) -> int:

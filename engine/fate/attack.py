@@ -14,8 +14,8 @@ and the small pieces everything else is built from:
 - :func:`encounter_balance` — monsters' total life against heroes' total
   maximum life.
 
-Exact duel odds live in :mod:`engine.combat_duel`; encounters, formations, the
-step-by-step fight and seeded battles in :mod:`engine.combat_battle`.
+Exact duel odds live in :mod:`engine.fate.duel`; encounters, formations, the
+step-by-step fight and seeded battles in :mod:`engine.fate.battle`.
 
 Readings of the rules (each a **decision** where the source is silent):
 
@@ -56,10 +56,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from .dist import Dist
-from .errors import InputError, RuleError, check_bool, check_choice, check_int
-from .fate import TWO_D6 as _FATE_TWO_D6
-from .rng import Dice
+from ..dist import Dist
+from ..errors import InputError, RuleError, check_bool, check_choice, check_int
+from ..rng import Dice
+from .check import TWO_D6 as _FATE_TWO_D6
 
 __all__ = [
     "DAMAGE_RULES",

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from engine import InputError, RuleError
-from engine.combat import (
+from engine.fate.attack import (
     WOLF,
     Combatant,
     Policy,

@@ -2,8 +2,8 @@
 
 Both stand in attacking positions and attack in turns (the hero first unless
 ``first="monster"``); each turn is one attack plus the extra attacks the
-three-attack rule earns (:func:`engine.combat.earns_extra_attack`). Points
-follow each side's :class:`~engine.combat.Policy` (``attack_spend`` on every
+three-attack rule earns (:func:`engine.fate.attack.earns_extra_attack`). Points
+follow each side's :class:`~engine.fate.attack.Policy` (``attack_spend`` on every
 attack roll, ``defence_spend`` on every defence roll, while points last).
 Recovery is not part of the exact duel (it makes life go up and the state
 space cyclic); the battle simulation covers it.
@@ -45,8 +45,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from .combat import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
-from .errors import InputError, RuleError, check_choice, check_int
+from ..errors import InputError, RuleError, check_choice, check_int
+from .attack import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
 
 __all__ = ["DuelOdds", "duel_odds", "turn_outcomes", "win_chance_by_spend"]
 

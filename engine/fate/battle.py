@@ -24,7 +24,7 @@ so each point is a **decision**):
 - An attacker strikes a creature of the facing formation: the one in its
   attacking position unless it chooses one in the defending position, against
   which the attack is halved as ``options.halving`` reads it (``"roll"``, the
-  default; ``"dice"``; ``"damage"``: see :mod:`engine.combat`). Extra attacks
+  default; ``"dice"``; ``"damage"``: see :mod:`engine.fate.attack`). Extra attacks
   from the three-attack rule go to the same target. When a hit of the chain
   fells its target the chain ends (``options.after_kill`` ``"end"``, the
   default), or, with ``"next"`` (an **option**), the extra attack it earned
@@ -62,7 +62,9 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .combat import (
+from ..errors import InputError, RuleError, check_choice, check_int
+from ..rng import MAX_SEED, Dice
+from .attack import (
     DAMAGE_RULES,
     HALVING_RULES,
     NEVER,
@@ -73,8 +75,7 @@ from .combat import (
     encounter_balance,
     recover,
 )
-from .errors import InputError, RuleError, check_choice, check_int
-from .rng import MAX_SEED, Dice
+from .events import Attack, End, Event, ExtraAttack, Fall, Position, Recover, Regen, RoundEnd, Spend, Start, Turn, Waits
 
 __all__ = [
     "SIDES",
@@ -423,7 +424,7 @@ def _set_formations(state: FightState, side: str, fs: tuple[Formation, ...]) -> 
     return replace(state, hero_formations=fs) if side == "heroes" else replace(state, monster_formations=fs)
 
 
-def _regroup(state: FightState, events: list[dict[str, Any]]) -> FightState:
+def _regroup(state: FightState, events: list[Event]) -> FightState:
     """Re-pairing: remove the fallen, move defenders forward, even out the formations."""
     alive = {c.name for c in state.creatures if c.alive}
     lines: dict[str, list[Formation]] = {}
@@ -435,13 +436,7 @@ def _regroup(state: FightState, events: list[dict[str, Any]]) -> FightState:
             if not att and dfn:
                 for n in dfn:
                     events.append(
-                        {
-                            "event": "position",
-                            "creature": n,
-                            "from": "defending",
-                            "to": "attacking",
-                            "reason": "the attacking position of its formation is empty",
-                        }
+                        Position(n, "defending", "attacking", "the attacking position of its formation is empty")
                     )
                 att, dfn = dfn, ()
             if att:
@@ -455,47 +450,39 @@ def _regroup(state: FightState, events: list[dict[str, Any]]) -> FightState:
         moved = [n for f in lines[big][keep:] for n in f.members]
         for j, n in enumerate(moved):
             kept[j % keep][0].append(n)
-            events.append(
-                {
-                    "event": "position",
-                    "creature": n,
-                    "from": "broken formation",
-                    "to": "attacking",
-                    "formation": j % keep + 1,
-                    "reason": f"the {big} have more formations than the {_other(big)}; extra ones are broken up",
-                }
-            )
+            reason = f"the {big} have more formations than the {_other(big)}; extra ones are broken up"
+            events.append(Position(n, "broken formation", "attacking", reason, j % keep + 1))
         lines[big] = [Formation(tuple(a), tuple(d)) for a, d in kept]
     return replace(state, hero_formations=tuple(lines["heroes"]), monster_formations=tuple(lines["monsters"]))
 
 
-def _check_end(state: FightState, events: list[dict[str, Any]]) -> FightState:
+def _check_end(state: FightState, events: list[Event]) -> FightState:
     for side in SIDES:
         if not state.standing(side):
             winner = _other(side)
-            events.append({"event": "end", "winner": winner, "round": state.round})
+            events.append(End(winner, state.round))
             return replace(state, finished=True, winner=winner, queue=(), target=None)
     return state
 
 
-def _begin_turn(state: FightState, side: str, round_: int, events: list[dict[str, Any]], max_rounds: int) -> FightState:
+def _begin_turn(state: FightState, side: str, round_: int, events: list[Event], max_rounds: int) -> FightState:
     if round_ > max_rounds:
-        events.append({"event": "end", "winner": None, "round": max_rounds, "reason": "round limit reached"})
+        events.append(End(None, max_rounds, "round limit reached"))
         return replace(state, finished=True, winner=None, queue=(), target=None, round=max_rounds)
     state = replace(state, side=side, round=round_, attack_number=1, target=None, reason="")
-    events.append({"event": "turn", "round": round_, "side": side})
+    events.append(Turn(round_, side))
     for f in state.formations(side):
         for n in f.defending:
             c = state.creature(n)
             gained = min(c.max_life, c.life + REGEN) - c.life  # type: ignore[operator]
             if gained:
                 state = _with_creature(state, c.with_life(c.life + gained))
-                events.append({"event": "regen", "creature": n, "gained": gained, "life": c.life + gained})
+                events.append(Regen(n, gained, c.life + gained))
     queue = tuple(n for f in state.formations(side) for n in f.attacking)
     return replace(state, queue=queue, reason="first attack of the turn")
 
 
-def _advance(state: FightState, events: list[dict[str, Any]], first: str, max_rounds: int) -> FightState:
+def _advance(state: FightState, events: list[Event], first: str, max_rounds: int) -> FightState:
     """The current actor is done: next actor, next side or next round."""
     queue = state.queue[1:]
     while True:
@@ -504,7 +491,7 @@ def _advance(state: FightState, events: list[dict[str, Any]], first: str, max_ro
         if state.side == first:
             state = _begin_turn(state, _other(first), state.round, events, max_rounds)
         else:
-            events.append({"event": "round_end", "round": state.round})
+            events.append(RoundEnd(state.round))
             state = _begin_turn(state, first, state.round + 1, events, max_rounds)
         if state.finished:
             return state
@@ -518,18 +505,20 @@ class Fight:
 
     ``fight.next_action()`` says who acts and why; ``fight.attack(...)`` and
     ``fight.recover(...)`` take dice faces typed in or a :class:`Dice`;
-    ``fight.undo()`` steps back; ``fight.log`` is every event so far.
+    ``fight.undo()`` steps back; ``fight.events`` is every event so far as
+    records (:mod:`engine.fate.events`), ``fight.log`` the same as JSON.
     """
 
     def __init__(self, encounter: Encounter) -> None:
         if not isinstance(encounter, Encounter):
             raise InputError("encounter", "type", "expected an Encounter (see Encounter.from_dict)")
         self.encounter = encounter
-        events: list[dict[str, Any]] = [{"event": "start", "balance": encounter.balance().to_dict()}]
+        events: list[Event] = [Start(encounter.balance())]
         state = FightState(encounter.creatures, encounter.hero_formations, encounter.monster_formations)
         state = _regroup(state, events)
         state = _begin_turn(state, encounter.first, 1, events, encounter.max_rounds)
-        self._history: list[tuple[FightState, list[dict[str, Any]]]] = [(state, events)]
+        self._history: list[tuple[FightState, tuple[Event, ...]]] = [(state, tuple(events))]
+        self._logged: list[list[dict[str, Any]]] = []  # each step's events as JSON, made when first asked for
 
     @property
     def state(self) -> FightState:
@@ -540,8 +529,17 @@ class Fight:
         return self.state.finished
 
     @property
-    def log(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
+        """Every event so far, oldest first."""
         return [e for _, events in self._history for e in events]
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """Every event so far as JSON (each event's ``to_dict()``)."""
+        logged = self._logged
+        for _, events in self._history[len(logged) :]:
+            logged.append([e.to_dict() for e in events])
+        return [e for events in logged for e in events]
 
     @property
     def steps(self) -> int:
@@ -552,6 +550,7 @@ class Fight:
         if len(self._history) == 1:
             raise RuleError("undo", "nothing to undo: the fight is at its start")
         self._history.pop()
+        del self._logged[len(self._history) :]
         return self.state
 
     def next_action(self) -> NextAction | None:
@@ -570,8 +569,8 @@ class Fight:
             actor, s.side, s.round, s.attack_number, targets, targets[0], halved, s.attack_number == 1, s.reason
         )
 
-    def _commit(self, state: FightState, events: list[dict[str, Any]]) -> FightState:
-        self._history.append((state, events))
+    def _commit(self, state: FightState, events: list[Event]) -> FightState:
+        self._history.append((state, tuple(events)))
         return state
 
     def attack(
@@ -584,7 +583,7 @@ class Fight:
         defence_points: int = 0,
         target: str | None = None,
     ) -> FightState:
-        """The acting creature attacks (see :func:`engine.combat.attack` for the dice)."""
+        """The acting creature attacks (see :func:`engine.fate.attack.attack` for the dice)."""
         na = self.next_action()
         if na is None:
             raise RuleError("fight", "the fight is over")
@@ -610,43 +609,28 @@ class Fight:
             defence_faces=defence_faces,
             halving=self.encounter.halving,
         )
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         for who, spent, left, role in (
             (attacker, record.attack_points, record.attacker_points_after, "attack"),
             (defender, record.defence_points, record.defender_points_after, "defence"),
         ):
             if spent:
-                events.append(
-                    {
-                        "event": "spend",
-                        "creature": who.name,
-                        "points": spent,
-                        "kind": who.points_name,
-                        "for": role,
-                        "left": left,
-                    }
-                )
-        events.append({"event": "attack", "round": s.round, "attack_number": na.attack_number, **record.to_dict()})
+                events.append(Spend(who.name, spent, who.points_name, role, left))
+        events.append(Attack(s.round, na.attack_number, record))
         state = _with_creature(s, attacker.with_points(record.attacker_points_after))
         state = _with_creature(state, defender.with_points(record.defender_points_after).with_life(record.life_after))
         if record.life_after == 0:
-            events.append({"event": "fall", "creature": defender.name, "by": attacker.name})
+            events.append(Fall(defender.name, attacker.name))
             state = _check_end(state, events)
             if state.finished:
                 return self._commit(state, events)
             before = len(events)
             state = _regroup(state, events)
-            moved = {e["creature"] for e in events[before:] if e["event"] == "position"}
+            moved = {e.creature for e in events[before:] if isinstance(e, Position)}
             waiting = tuple(n for n in state.queue[1:] if n not in moved)
             for n in state.queue[1:]:
                 if n in moved:
-                    events.append(
-                        {
-                            "event": "waits",
-                            "creature": n,
-                            "reason": "moved during its own side's turn: it acts from the next turn",
-                        }
-                    )
+                    events.append(Waits(n, "moved during its own side's turn: it acts from the next turn"))
             state = replace(state, queue=state.queue[:1] + waiting)
             if (
                 self.encounter.after_kill == "next"
@@ -659,16 +643,7 @@ class Fight:
                     f"{'second' if number == 2 else 'third'} attack: the hit felled {defender.name}; "
                     "the chain goes on to the next enemy faced"
                 )
-                events.append(
-                    {
-                        "event": "extra_attack",
-                        "creature": attacker.name,
-                        "target": None,
-                        "attack_number": number,
-                        "after_kill": True,
-                        "reason": reason,
-                    }
-                )
+                events.append(ExtraAttack(attacker.name, None, number, reason, after_kill=True))
                 return self._commit(replace(state, attack_number=number, target=None, reason=reason), events)
         elif earns_extra_attack(na.attack_number, record.damage, record.life_before):
             number = na.attack_number + 1
@@ -677,15 +652,7 @@ class Fight:
                 f"{'second' if number == 2 else 'third'} attack: the hit took {record.damage} of "
                 f"{record.life_before} life, at least {share}"
             )
-            events.append(
-                {
-                    "event": "extra_attack",
-                    "creature": attacker.name,
-                    "target": defender.name,
-                    "attack_number": number,
-                    "reason": reason,
-                }
-            )
+            events.append(ExtraAttack(attacker.name, defender.name, number, reason))
             return self._commit(replace(state, attack_number=number, target=defender.name, reason=reason), events)
         state = _advance(state, events, self.encounter.first, self.encounter.max_rounds)
         return self._commit(state, events)
@@ -700,19 +667,10 @@ class Fight:
         s = self.state
         c = s.creature(na.actor)
         record = recover(c, dice, points=points, faces=faces)
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         if record.points:
-            events.append(
-                {
-                    "event": "spend",
-                    "creature": c.name,
-                    "points": record.points,
-                    "kind": c.points_name,
-                    "for": "recover",
-                    "left": record.points_after,
-                }
-            )
-        events.append({"event": "recover", "round": s.round, **record.to_dict()})
+            events.append(Spend(c.name, record.points, c.points_name, "recover", record.points_after))
+        events.append(Recover(s.round, record))
         state = _with_creature(s, c.with_points(record.points_after).with_life(record.life_after))
         state = _advance(state, events, self.encounter.first, self.encounter.max_rounds)
         return self._commit(state, events)

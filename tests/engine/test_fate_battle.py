@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import InputError, RuleError
-from engine.combat_battle import Encounter, Fight, run_seed, simulate_battle, simulate_many, wilson_interval
+from engine.fate.battle import Encounter, Fight, run_seed, simulate_battle, simulate_many, wilson_interval
 from engine.rng import Dice
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "wolf_encounter.json"

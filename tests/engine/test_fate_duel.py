@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 
 from engine import InputError, RuleError
-from engine.combat import NEVER, WOLF, Combatant, Policy, attack, earns_extra_attack
-from engine.combat_battle import Encounter, Fight
-from engine.combat_duel import duel_odds, turn_outcomes
+from engine.fate.attack import NEVER, WOLF, Combatant, Policy, attack, earns_extra_attack
+from engine.fate.battle import Encounter, Fight
+from engine.fate.duel import duel_odds, turn_outcomes
 from engine.rng import Dice
 
 FACES = list(itertools.product(range(1, 7), repeat=2))
@@ -29,7 +29,7 @@ def _oracle(
     sweeps: int = 150,
 ) -> tuple[float, float]:
     """P(hero wins) and E[rounds] by value iteration; every turn is enumerated face by
-    face through :func:`engine.combat.attack` (nothing shared with the exact solver)."""
+    face through :func:`engine.fate.attack.attack` (nothing shared with the exact solver)."""
 
     @cache
     def turn(att_is_hero: bool, att_pts: int, dfn_life: int, dfn_pts: int, number: int, max_dfn: int):
@@ -235,7 +235,7 @@ def test_acting_first_helps():
 
 def test_one_round_knockout_odds_are_exact():
     # a 1-life monster falls to any hit: P(win in round 1) = P(hit) when the hero acts first
-    from engine.combat import attack_odds
+    from engine.fate.attack import attack_odds
 
     odds = duel_odds(Combatant.hero("H", 50, 7, 0), Combatant.monster("M", 1, 7, 0), max_rounds=5)
     p_hit = float(attack_odds(7, 7).p_hit)
@@ -282,7 +282,7 @@ def test_to_dict_is_json_ready():
 @pytest.mark.parametrize("first", ["hero", "monster"])
 def test_one_life_each_is_a_geometric_fight(first):
     # both fall to any hit: each round ends the fight with a fixed chance
-    from engine.combat import attack_odds
+    from engine.fate.attack import attack_odds
 
     hero, monster = Combatant.hero("H", 1, 6, 0), Combatant.monster("M", 1, 8, 0)
     p_h, p_m = attack_odds(6, 8).p_hit, attack_odds(8, 6).p_hit
@@ -300,7 +300,7 @@ def test_one_life_each_is_a_geometric_fight(first):
 
 
 def test_win_chance_by_spend():
-    from engine.combat_duel import win_chance_by_spend
+    from engine.fate.duel import win_chance_by_spend
 
     hero = Combatant.hero("H", 12, 7, 3)
     by_spend = win_chance_by_spend(hero, WOLF)
