@@ -98,8 +98,8 @@ def golden_logs() -> dict[str, tuple[list[dict[str, Any]], dict[str, str]]]:
 
 
 def words_text() -> str:
-    from webapp.fight_models import describe_events, fight_entry_texts
     from webapp.i18n import LANGUAGES, Translator
+    from webapp.words.fight import describe_events, fight_entry_texts
 
     out: dict[str, Any] = {}
     logs = golden_logs()

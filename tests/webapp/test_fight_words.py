@@ -6,8 +6,8 @@ import pytest
 from fight_golden import golden_logs
 
 from engine.fate import events as ev
-from webapp.words.fight import WORDS, describe_events, no_extra_attack_text
 from webapp.i18n import LANGUAGES, Translator
+from webapp.words.fight import WORDS, describe_events, no_extra_attack_text
 
 
 def test_every_kind_of_event_has_its_words():
