@@ -30,8 +30,8 @@ def web_run() -> tuple[list[Any], dict[str, str], list[dict[str, Any]]]:
     """A fight on the fight screen's models: seeded and typed attacks, points, a recovery, a fall.
 
     Returns the log entries of its steps, the sides of its creatures and the re-pairing events."""
-    from webapp.fight_models import FightDesk
-    from webapp.models import AppState
+    from webapp.state.app import AppState
+    from webapp.state.fight import FightDesk
 
     state = AppState()
     state.fate.character.param.update(name_text="Ada", skill="9", life="30", life_max="30", favour="3", favour_max="3")
