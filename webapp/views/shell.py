@@ -352,12 +352,13 @@ class KostkaApp(pn.viewable.Viewer):
                 ("gurps", "roll", ("roll",)),
                 ("gurps", "contest", ("contest",)),
                 ("fate", "roll", ("roll",)),
+                ("dice", "dice", ("dice",)),  # the free dice card's own
             )
         }
         self.session_panel = SessionPanel(self.state, self.share, binder)
         self._system_changed()
 
-        self.dice_card = DiceCard(self.state, binder)
+        self.dice_card = DiceCard(self.state, binder, self.share_panels[("dice", "dice")])
         self._layout = pn.Column(
             self.store,
             header,
