@@ -608,7 +608,7 @@ GURPS_OUTCOMES = {
 }
 SKILL_RANGE = (-20, 40)
 MODIFIER_RANGE = (-30, 30)
-MAX_ROWS = 40
+MAX_ROWS, MAX_CHARACTERS = engine.documents.MAX_ROWS, engine.documents.MAX_CHARACTERS
 
 
 class GurpsCharacter(Form):
@@ -1329,7 +1329,7 @@ class Roster(param.Parameterized):
             chars = []  # the blank character that took the place of the only one
         index = min(index, len(chars))
         chars.insert(index, char)
-        self.characters = chars[:MAX_ROWS]
+        self.characters = chars[:MAX_CHARACTERS]
         self.select(min(index, len(self.characters) - 1))
 
     def to_dict(self) -> dict[str, Any]:
@@ -1338,7 +1338,7 @@ class Roster(param.Parameterized):
     def load(self, data: Any) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("characters"), list):
             return
-        chars = [c for c in data["characters"] if isinstance(c, dict)][:MAX_ROWS]
+        chars = [c for c in data["characters"] if isinstance(c, dict)][:MAX_CHARACTERS]
         if not chars:
             return
         self.characters = chars
@@ -1362,7 +1362,7 @@ class Roster(param.Parameterized):
         taken = [str(c.get("name") or "") for c in existing]
         added: list[dict[str, Any]] = []
         for char, shown in zip(chars, incoming, strict=False):
-            if shown is None or len(existing) + len(added) >= MAX_ROWS:
+            if shown is None or len(existing) + len(added) >= MAX_CHARACTERS:
                 continue
             if shown == fresh or shown in known:
                 continue
@@ -1563,11 +1563,11 @@ class AppState(param.Parameterized):
                 len(roster.characters) == 1 and _as_form(form_class, roster.characters[0]) == fresh
             ):
                 desk.character.load(data)
-            elif len(roster.characters) >= MAX_ROWS:
+            elif len(roster.characters) >= MAX_CHARACTERS:
                 notes.append(
                     (
                         N_("The character from the address was not added: {n} characters is the most a system keeps."),
-                        {"n": MAX_ROWS},
+                        {"n": MAX_CHARACTERS},
                     )
                 )
             else:
