@@ -39,11 +39,17 @@ def make() -> dict:
     doc["profile"]["name"] = "Goblin Loremaster"
     rows = [_leaf("s", i, f"{SKILLS[i % 30]}" + (f" {i // 30 + 1}" if i >= 30 else ""), 8 + i % 9) for i in range(62)]
     rows += [_leaf("p", i, name, 10 + i, spec) for i, (name, spec) in enumerate(SPECIALISED)]
-    rows += [_leaf("t", i, f"{TECHNIQUES[i % 6]}" + (f" ({i // 6 + 1})" if i >= 6 else ""), 9 + i % 5) for i in range(14)]
+    rows += [
+        _leaf("t", i, f"{TECHNIQUES[i % 6]}" + (f" ({i // 6 + 1})" if i >= 6 else ""), 9 + i % 5) for i in range(14)
+    ]
     for row in rows[66:]:
         row["type"] = "technique"
     doc["skills"] = [
-        {"id": "c1", "name": "Combat", "children": rows[:20] + [{"id": "c2", "name": "Melee", "children": rows[20:40]}]},
+        {
+            "id": "c1",
+            "name": "Combat",
+            "children": rows[:20] + [{"id": "c2", "name": "Melee", "children": rows[20:40]}],
+        },
         *rows[40:66],
         {"id": "c3", "name": "Techniques", "children": rows[66:]},
     ]
