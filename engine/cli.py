@@ -18,6 +18,8 @@ Examples::
     python -m engine odds dice 4d6k3
     python -m engine roll dice "2d6+3" --seed 7
     python -m engine import gcs "Giant Rat.gcs"
+    python -m engine link dice "4d6 keep 3" --seed 7
+    python -m engine link verify 'https://example.org/#r=AwEFAQQGAgMAAAAAAAAAAAAAAAcS_u4TkyWh'
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import json
 import sys
 from typing import Any, NoReturn
 
-from . import dice_cli, fate, gurps, one_ring
+from . import dice_cli, fate, gurps, link_cli, one_ring
 from .errors import EngineError, InputError, check_int
 from .fate import cli as fate_cli
 from .rng import random_seed
@@ -218,6 +220,7 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("file", help="the .gcs file (JSON written by GCS 5)")
     p.set_defaults(run=_import_gcs)
     dice_cli.register(odds, rolls)
+    link_cli.register(top)
     return parser
 
 

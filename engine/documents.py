@@ -117,7 +117,7 @@ MAX_DOCUMENT_BYTES = 4_000_000
 #: Refused before parsing: arrays and objects nested deeper than this.
 MAX_DEPTH = 16
 MAX_CHARACTERS = 40  # per system
-MAX_ROWS = 40  # GURPS skills or modifiers per character
+MAX_ROWS = 200  # GURPS rows per character: skills (a GCS sheet's every skill, technique and spell) or modifiers
 MAX_LOG_ENTRIES = 5000
 MAX_TEXT = 60  # names, skill names, abilities
 MAX_SHORT_TEXT = 40  # times, opponents

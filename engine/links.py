@@ -20,7 +20,7 @@ with ``"link"``).
 Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 ``uv`` byte length + UTF-8)::
 
-    uv version (2; 1 is still read) · byte kind · byte system · check fields · str name · str label
+    uv version (2, or 3 for free dice; 1 is still read) · byte kind · byte system · check fields · str name · str label
     kind roll:      byte source (0 seed | 1 session) · (8-byte seed | str code · uv number) · claim
     kind secret:    byte session (0 | 1) · [str code · uv number] · 16-byte commitment
     kind revealed:  byte session (0 | 1) · [str code · uv number] · 8-byte seed · claim
@@ -30,9 +30,24 @@ Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 
 Check fields, in order, per system (:data:`CHECK_FIELDS`): ints as ``sv``,
 booleans and choices as one byte, a list of ints as ``uv`` count + ``sv``
-each, an optional int as ``uv`` 0 (none) or ``sv + 1``.
+each, an optional int as ``uv`` 0 (none) or ``sv + 1``. A free dice roll
+(system ``dice``, kind roll only, version 3) carries its expression as terms
+and a constant::
 
-Versions: version 2 added the Fate & Doom check's ``ties_succeed`` byte (the
+    uv terms · per term: uv count · uv sides · byte (1 if subtracted) + 2 × keep (0 all, 1 highest, 2 lowest)
+               · [uv kept, when some are kept] · sv constant
+    claim = sv total (the dice follow from the seed; a hundred of them would not fit a QR code)
+
+Each number is checked against the roller's bounds as it is read, then the
+expression is parsed as if typed (:func:`engine.roller.parse_dice`), so a link
+holds nothing the free dice roller would refuse.
+
+Versions: version 3 added the free dice (system number 5); a link is written
+in the oldest version that carries it, so the systems' links stay version 2
+(:data:`LINK_VERSION`, readable by every reader of version 2) and only free
+dice links are version 3 (:data:`DICE_LINK_VERSION`), which a reader of
+version 2 refuses by their version ("this app reads links of version 2 and
+older") rather than as a damaged link. Version 2 added the Fate & Doom check's ``ties_succeed`` byte (the
 table option; since version 2 a tie fails by default). A version-1 link has no
 such byte and was rolled when a tie passed, so it is read with
 ``ties_succeed=True`` (:data:`LEGACY_FIELDS`): an old roll keeps its outcome,
@@ -95,9 +110,11 @@ from typing import Any
 from .api import CHECKS, roll_check
 from .errors import InputError, check_int
 from .rng import MAX_SEED, random_seed, session_seed
+from .roller import MAX_CONSTANT, MAX_DICE, MAX_SIDES, MAX_TERMS, DiceExpression, parse_dice
 
 __all__ = [
     "CHECK_FIELDS",
+    "DICE_LINK_VERSION",
     "LINK_KEY",
     "LEGACY_FIELDS",
     "JOINERS",
@@ -139,9 +156,13 @@ __all__ = [
     "without_refused",
 ]
 
+#: The version links of the systems' checks are written in.
 LINK_VERSION = 2
+#: The version free dice links are written in: version 2's layout with the free dice as a system of
+#: its own (readers of version 2 refuse them by their version, not as a damaged link).
+DICE_LINK_VERSION = 3
 #: The link versions this module reads.
-READ_VERSIONS = (1, 2)
+READ_VERSIONS = (1, 2, 3)
 #: The URL parameter that carries a link payload (``#r=…`` or ``?r=…``).
 LINK_KEY = "r"
 #: The longest payload any link can have (worst-case inputs; tested).
@@ -173,7 +194,9 @@ class Kind(StrEnum):
 
 
 _KIND_CODES = (Kind.CHECK, Kind.ROLL, Kind.SECRET, Kind.REVEALED)
-_SYSTEMS = ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate")
+_SYSTEMS = ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate", "dice")
+#: What a link can carry: the systems' checks and a free dice expression.
+_LINK_CHECKS: dict[str, type] = {**CHECKS, DiceExpression.system: DiceExpression}
 
 #: Per system, the check's fields in link order with their encoding:
 #: ``"int"``, ``"bool"``, ``"ints"`` (a list), ``"optint"`` or a tuple of choices.
@@ -196,6 +219,8 @@ CHECK_FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
         ("favour_held", "optint"),
         ("ties_succeed", "bool"),
     ),
+    # the expression's terms (count, sides, sign and keep) and its constant: see _write_dice
+    "dice": (("expression", "dice"),),
 }
 
 #: Per version, the check fields it does not carry and the value they had then.
@@ -208,6 +233,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     "gurps-quick": ("a", "b", "tie"),
     "gurps-regular": ("a", "b", "undecided"),
     "fate": ("success", "failure"),
+    "dice": ("total",),  # a free dice claim is its total (see Claim)
 }
 
 
@@ -410,7 +436,7 @@ def _b64decode(text: str, field: str) -> bytes:
 
 def _check_system(check: Any) -> str:
     system = getattr(type(check), "system", None)
-    if system not in CHECKS or not isinstance(check, CHECKS[system]):
+    if system not in _LINK_CHECKS or not isinstance(check, _LINK_CHECKS[system]):
         raise InputError(
             "check", "type", f"not a check of a known system: {type(check).__name__}", allowed=list(_SYSTEMS)
         )
@@ -420,6 +446,9 @@ def _check_system(check: Any) -> str:
 def _write_check(w: _Writer, system: str, check: Any, version: int = LINK_VERSION) -> None:
     """The system byte and the check fields that links of ``version`` carry."""
     w.byte(_SYSTEMS.index(system))
+    if system == "dice":
+        _write_dice(w, check)
+        return
     values = check.to_dict()
     absent = LEGACY_FIELDS.get(version, {}).get(system, {})
     for name, spec in CHECK_FIELDS[system]:
@@ -445,6 +474,16 @@ def _read_check(r: _Reader, version: int = LINK_VERSION) -> tuple[str, Any]:
     if code >= len(_SYSTEMS):
         raise _fail("link.system", f"unknown system number {code}", code="choice", allowed=list(_SYSTEMS), value=code)
     system = _SYSTEMS[code]
+    if system == "dice":
+        if version < DICE_LINK_VERSION:
+            raise _fail(
+                "link.system",
+                f"free dice links are version {DICE_LINK_VERSION}, this one is version {version}",
+                code="choice",
+                allowed=list(_SYSTEMS[:-1]),
+                value=code,
+            )
+        return system, _read_dice(r)
     absent = LEGACY_FIELDS.get(version, {}).get(system, {})
     values: dict[str, Any] = dict(absent)
     for name, spec in CHECK_FIELDS[system]:
@@ -478,16 +517,92 @@ def _read_check(r: _Reader, version: int = LINK_VERSION) -> tuple[str, Any]:
     return system, check
 
 
+_KEEP_MODES = (None, "highest", "lowest")
+
+
+def _write_dice(w: _Writer, expression: DiceExpression) -> None:
+    """``uv`` terms · per term ``uv`` count, ``uv`` sides, byte (sign − bit 0, keep mode × 2), [``uv`` kept] ·
+    ``sv`` constant. Smaller than the text (a worst-case link still fits its QR code)."""
+    w.uv(len(expression.terms))
+    for term in expression.terms:
+        mode = 0 if term.keep is None else (2 if term.lowest else 1)
+        w.uv(term.count)
+        w.uv(term.sides)
+        w.byte((term.sign < 0) | mode << 1)
+        if mode:
+            w.uv(term.keep)  # type: ignore[arg-type]
+    w.sv(expression.constant)
+
+
+def _dice_error(code: str, message: str, **params: Any) -> InputError:
+    return InputError("link.check.dice", code, message, **params)
+
+
+def _read_dice(r: _Reader) -> DiceExpression:
+    """A dice expression from a link, within the roller's bounds: each number is checked as it is
+    read (a count of 10**20 dice never becomes a number to work with), then the expression is
+    parsed as if typed, so every bound of :func:`engine.roller.parse_dice` applies."""
+    path = "link.check.dice"
+    count = r.uv(path)
+    if count > MAX_TERMS:
+        raise _dice_error("range", f"at most {MAX_TERMS} kinds of dice in one roll", high=MAX_TERMS, what="terms")
+    parts = []
+    for _ in range(count):
+        dice = r.uv(path)
+        if dice > MAX_DICE:
+            raise _dice_error("range", f"at most {MAX_DICE} dice in one roll", high=MAX_DICE, what="dice")
+        sides = r.uv(path)
+        if sides > MAX_SIDES:
+            raise _dice_error("range", f"a die has at most {MAX_SIDES} sides", high=MAX_SIDES, what="sides")
+        flags = r.byte(path)
+        mode = flags >> 1
+        if mode >= len(_KEEP_MODES):
+            raise _fail(path, f"unknown flags {flags}", value=flags)
+        text = f"{'-' if flags & 1 else '+'}{dice}d{sides}"
+        if mode:
+            kept = r.uv(path)
+            if kept > MAX_DICE:
+                raise _dice_error("range", f"can keep at most {MAX_DICE} dice", high=MAX_DICE, what="keep")
+            text += f"{'kl' if mode == 2 else 'k'}{kept}"
+        parts.append(text)
+    constant = r.sv(path)
+    if abs(constant) > MAX_CONSTANT:
+        raise _dice_error(
+            "range", f"the numbers add up to more than {MAX_CONSTANT}", high=MAX_CONSTANT, what="constant"
+        )
+    if constant or not parts:
+        parts.append(f"{constant:+d}")
+    try:
+        return parse_dice("".join(parts))
+    except InputError as error:
+        raise InputError(path, error.code, error.message, **error.params) from None
+
+
+def _roll(check: Any, seed: int) -> Any:
+    """The roll record of any check a link carries (free dice roll themselves)."""
+    if isinstance(check, DiceExpression):
+        return check.roll(seed)
+    return roll_check(check, seed)
+
+
 @dataclass(frozen=True)
 class Claim:
-    """What a roll link says was rolled: the dice in the order drawn, the outcome, the rounds."""
+    """What a roll link says was rolled: the dice in the order drawn, the outcome, the rounds.
+
+    A free dice claim is its ``total`` (``dice`` empty, ``outcome`` ``"total"``): up to 100 dice of up
+    to 1,000 sides would not fit a QR code, and the dice follow from the seed anyway.
+    """
 
     dice: tuple[int, ...]
     outcome: str
     rounds: int = 0
+    total: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dice": list(self.dice), "outcome": self.outcome, "rounds": self.rounds}
+        out = {"dice": list(self.dice), "outcome": self.outcome, "rounds": self.rounds}
+        if self.total is not None:
+            out["total"] = self.total
+        return out
 
 
 def claim_of(record: Any) -> Claim:
@@ -505,10 +620,15 @@ def claim_of(record: Any) -> Claim:
         return Claim(tuple(last["dice_a"]) + tuple(last["dice_b"]), data["winner"] or "undecided", len(data["rounds"]))
     if system == "fate":
         return Claim(tuple(data["dice"]), "success" if data["success"] else "failure")
+    if system == "dice":
+        return Claim((), "total", total=data["total"])
     raise InputError("record", "type", f"not a roll record of a known system: {type(record).__name__}")
 
 
 def _write_claim(w: _Writer, system: str, claim: Claim) -> None:
+    if system == "dice":
+        w.sv(claim.total or 0)
+        return
     w.uv(len(claim.dice))
     faces = list(claim.dice) + ([0] if len(claim.dice) % 2 else [])
     for high, low in zip(faces[::2], faces[1::2], strict=False):
@@ -518,6 +638,8 @@ def _write_claim(w: _Writer, system: str, claim: Claim) -> None:
 
 
 def _read_claim(r: _Reader, system: str) -> Claim:
+    if system == "dice":
+        return Claim((), "total", total=r.sv("link.claim.total"))
     count = r.uv("link.claim.dice")
     if count > _MAX_DICE:
         raise _fail(
@@ -691,6 +813,14 @@ def _finish(link: Link) -> str:
     return payload
 
 
+def _rolled_system(check: Any) -> str:
+    """The system of a check that prepared-check and secret links carry (free dice are shared as rolls only)."""
+    system = _check_system(check)
+    if system == "dice":
+        raise InputError("check", "choice", "free dice are shared as rolls only", allowed=list(_SYSTEMS[:-1]))
+    return system
+
+
 def session_roll_seed(session_code: str, number: int, check: Any, name: str = "") -> int:
     """The seed of a session roll: the session's seed for ``number`` bound to the check and the name.
 
@@ -709,7 +839,7 @@ def session_roll_seed(session_code: str, number: int, check: Any, name: str = ""
 
 def encode_check_link(check: Any, *, name: str = "", label: str = "") -> str:
     """A prepared check: the inputs (and optionally whose check and what it is), no seed, no result."""
-    system = _check_system(check)
+    system = _rolled_system(check)
     return _finish(
         Link(
             Kind.CHECK,
@@ -750,8 +880,9 @@ def encode_roll_link(
     elif seed is None:
         raise InputError("seed", "type", "a roll link needs a seed, or a session code and a running number")
     seed = check_int("seed", seed, 0, MAX_SEED)
-    claim = claim_of(roll_check(check, seed))
-    return _finish(Link(Kind.ROLL, system, check, name, label, code, number, seed, claim))
+    claim = claim_of(_roll(check, seed))
+    version = DICE_LINK_VERSION if system == "dice" else LINK_VERSION
+    return _finish(Link(Kind.ROLL, system, check, name, label, code, number, seed, claim, version=version))
 
 
 @dataclass(frozen=True)
@@ -776,7 +907,7 @@ def encode_secret_link(
     """Seal a secret roll. The seed is fresh and random unless given; a session code and number
     only place the roll in the session's numbering (the seed does not come from them, or
     everyone holding the code could open it)."""
-    system = _check_system(check)
+    system = _rolled_system(check)
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
@@ -813,7 +944,7 @@ def reveal_link(secret: str | Link, reveal: str | int) -> str:
     seed = _reveal_seed(reveal)
     if _commitment(sealed, seed) != sealed.commitment:
         raise InputError("reveal", "rule", "this reveal code does not open this secret roll")
-    record = roll_check(sealed.check, seed)
+    record = _roll(sealed.check, seed)
     return _finish(replace(sealed, kind=Kind.REVEALED, seed=seed, claim=claim_of(record), commitment=None))
 
 
@@ -880,7 +1011,7 @@ def decode_link(text: Any) -> Link:
     if version not in READ_VERSIONS:
         raise _fail(
             "link.version",
-            f"this app reads links of version {LINK_VERSION} and older, this one is version {version}",
+            f"this app reads links of version {max(READ_VERSIONS)} and older, this one is version {version}",
             code="choice",
             allowed=list(READ_VERSIONS),
             value=version,
@@ -896,6 +1027,10 @@ def decode_link(text: Any) -> Link:
         )
     kind = _KIND_CODES[kind_code]
     system, check = _read_check(r, version)
+    if system == "dice" and kind is not Kind.ROLL:
+        raise _fail(
+            "link.kind", "free dice are shared as rolls only", code="choice", allowed=[str(Kind.ROLL)], value=str(kind)
+        )
     name = r.text("link.name", MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = r.text("link.label", MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     link = Link(kind, system, check, name, label, version=version)
@@ -977,6 +1112,8 @@ def _compare_claim(claimed: Claim, actual: Claim) -> list[str]:
         out.append("claim.outcome")
     if claimed.rounds != actual.rounds:
         out.append("claim.rounds")
+    if claimed.total != actual.total:
+        out.append("claim.total")
     return out
 
 
@@ -1000,7 +1137,7 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
     roll = None
     expected = None
     if link.kind in (Kind.ROLL, Kind.REVEALED):
-        roll = roll_check(link.check, link.seed)  # type: ignore[arg-type]
+        roll = _roll(link.check, link.seed)  # type: ignore[arg-type]
         expected = claim_of(roll)
         mismatches += _compare_claim(link.claim, expected)  # type: ignore[arg-type]
     elif link.kind is Kind.SECRET:
@@ -1018,7 +1155,7 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
             if _commitment(link, seed) != link.commitment:
                 mismatches.append("reveal")
         if "reveal" not in mismatches:
-            roll = roll_check(link.check, seed)
+            roll = _roll(link.check, seed)
             expected = claim_of(roll)
     status = Status.ALTERED if mismatches else Status.VERIFIED
     return Verdict(status, link, tuple(mismatches), roll, expected)

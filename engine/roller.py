@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 from ._util import as_dice, dist_to_dict
 from .dist import Dist
@@ -185,10 +185,25 @@ class DiceRoll:
 
 @dataclass(frozen=True)
 class DiceExpression:
-    """A parsed expression: dice terms in order and the sum of the constants."""
+    """A parsed expression: dice terms in order and the sum of the constants.
+
+    It is the free dice's *check* for share links (:mod:`engine.links`): ``system`` is ``"dice"``,
+    :meth:`to_dict` gives the canonical text and :meth:`from_dict` parses it again within the bounds.
+    """
+
+    system: ClassVar[str] = "dice"
 
     terms: tuple[DiceTerm, ...]
     constant: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"expression": self.text}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> DiceExpression:
+        if not isinstance(data, dict) or set(data) != {"expression"}:
+            raise _error("type", "expected an object with the dice expression", what="syntax")
+        return parse_dice(data["expression"])
 
     @property
     def text(self) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from engine import FateCheck, GurpsCheck, InputError, OneRingCheck, QuickContest, RegularContest, documents, roll_check
 from engine.documents import (
+    MAX_ROWS,
     Document,
     dump_document,
     json_schema,
@@ -370,7 +371,7 @@ BAD_DOCUMENTS = [
     ),
     (_with(lambda d: _chars(d, "gurps").__setitem__("skills", {"a": 1})), "systems.gurps.characters[0].skills", "type"),
     (
-        _with(lambda d: _chars(d, "gurps").__setitem__("skills", [{}] * 41)),
+        _with(lambda d: _chars(d, "gurps").__setitem__("skills", [{}] * (MAX_ROWS + 1))),
         "systems.gurps.characters[0].skills",
         "range",
     ),

@@ -175,7 +175,21 @@ def test_values_the_sheet_cannot_hold_are_listed_not_guessed():
     assert "st" not in result.character
     assert len(result.character["skills"]) == MAX_ROWS
     assert ("ST 55", "range") in result.skipped and ("Flight 99", "range") in result.skipped
-    assert [r for r in result.skipped if r[1] == "rows"] == [("Skill 38", "rows"), ("Skill 39", "rows")]
+    # the sheet's own two skills come first, so the last two generated are the ones beyond the bound
+    last = [(f"Skill {MAX_ROWS - 2}", "rows"), (f"Skill {MAX_ROWS - 1}", "rows")]
+    assert [r for r in result.skipped if r[1] == "rows"] == last
+
+
+def test_a_real_sized_character_keeps_every_skill_technique_and_spell():
+    """A GURPS character easily has 50-90 skills and spells: a generated sheet of 120 keeps them all."""
+    raw = (DATA / "generated-120-rows.gcs").read_bytes()
+    result = read_gcs(raw)
+    assert len(result.character["skills"]) == 120 <= MAX_ROWS and result.skipped == ()
+    assert result.character["skills"] == _expected_rows(json.loads(raw))
+    assert {"name": "Riding (Horse)", "level": 13} in result.character["skills"]
+    assert result.character["skills"][-1] == {"name": "Mind-Reading (Ritual)", "level": 13}
+    again = read_document(result.document(), kind="characters")
+    assert again.systems["gurps"]["characters"][0]["skills"] == result.character["skills"]
 
 
 def test_markup_in_names_stays_text():

@@ -83,7 +83,7 @@ def all_kinds(check, seed=12345):
 
 
 def test_check_fields_cover_every_check_class():
-    assert set(links.CHECK_FIELDS) == set(CHECKS) == set(links.OUTCOMES)
+    assert set(links.CHECK_FIELDS) == set(CHECKS) | {"dice"} == set(links.OUTCOMES)  # and the free dice
     for system, cls in CHECKS.items():
         assert [name for name, _ in links.CHECK_FIELDS[system]] == [f.name for f in dataclasses.fields(cls)]
 
@@ -543,7 +543,8 @@ def _payload(body: bytes) -> str:
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        (bytes([3, 1, 0]), "link.version"),
+        (bytes([4, 1, 0]), "link.version"),
+        (bytes([2, 1, 5, 1, 2, 6, 0, 0, 0, 0]), "link.system"),  # free dice need version 3
         (bytes([0, 1, 0]), "link.version"),
         (bytes([1, 9, 0]), "link.kind"),
         (bytes([1, 1, 9]), "link.system"),

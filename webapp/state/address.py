@@ -21,13 +21,13 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from engine import InputError
-from engine.documents import read_json
+from engine.documents import MAX_ROWS, read_json
 from engine.links import refused_character
 
 __all__ = ["JSON_KEYS", "MAX_FIELDS", "MAX_JSON", "MAX_SEARCH", "MAX_VALUE", "Address", "read_address"]
 
 #: The longest query string read at all (characters, as the browser gives it, %-escapes included).
-MAX_SEARCH = 32_000
+MAX_SEARCH = 120_000  # a GURPS sheet of MAX_ROWS rows with 60-letter Cyrillic names is about 83,000
 #: At most this many ``key=value`` fields are read; the rest are left out.
 MAX_FIELDS = 200
 #: The longest value of a form field (what a field keeps), and of a name.
@@ -35,9 +35,8 @@ MAX_VALUE = 200
 MAX_NAME = 60
 #: The values that are JSON lists of rows, their longest text and deepest nesting (a list of objects).
 JSON_KEYS = {"skills": "level", "r_mods": "value"}
-MAX_JSON = 16_000
+MAX_JSON = 20_000  # MAX_ROWS rows of 60-letter names: about 17,200
 MAX_JSON_DEPTH = 2
-MAX_ROWS = 40
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from engine.documents import parse_json
 from ..i18n import N_
 from .fate import FateDesk
 from .fight import MonsterSheet
-from .forms import FORMAT_VERSION, MAX_ROWS, SYSTEMS, Form, as_form
+from .forms import FORMAT_VERSION, MAX_CHARACTERS, SYSTEMS, Form, as_form
 from .gurps import GurpsCharacter, GurpsDesk
 from .log import LogEntry
 from .one_ring import OR_SKILLS, OneRingDesk
@@ -208,11 +208,11 @@ class AppState(param.Parameterized):
                 len(roster.characters) == 1 and as_form(form_class, roster.characters[0]) == fresh
             ):
                 desk.character.load(data)
-            elif len(roster.characters) >= MAX_ROWS:
+            elif len(roster.characters) >= MAX_CHARACTERS:
                 notes.append(
                     (
                         N_("The character from the address was not added: {n} characters is the most a system keeps."),
-                        {"n": MAX_ROWS},
+                        {"n": MAX_CHARACTERS},
                     )
                 )
             else:

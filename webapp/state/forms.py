@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError
+from engine.documents import MAX_CHARACTERS, MAX_ROWS
 from engine.errors import check_int
 from engine.links import without_refused
 
@@ -23,6 +24,7 @@ from ..i18n import N_
 __all__ = [
     "FORMAT_VERSION",
     "MAX_NAME",
+    "MAX_CHARACTERS",
     "MAX_ROWS",
     "SYSTEMS",
     "SYSTEM_TITLES",
@@ -40,8 +42,6 @@ FORMAT_VERSION = 1
 SYSTEMS = ("one-ring", "gurps", "fate")
 SYSTEM_TITLES = {"one-ring": N_("The One Ring"), "gurps": N_("GURPS"), "fate": N_("Fate & Doom")}
 MAX_NAME = 60
-#: The most rows a sheet's list holds (skills, modifiers) and the most characters a roster keeps.
-MAX_ROWS = 40
 
 
 def parse_int(field_name: str, raw: Any, low: int | None = None, high: int | None = None) -> int:

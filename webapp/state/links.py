@@ -64,14 +64,20 @@ class Share:
     revealed: str = ""
 
 
+#: The log entries that have share links (free dice rolls carry their expression, not a label).
+SHARED_KINDS = ("roll", "contest", "dice")
+
+
 def _label(entry: Any) -> str:
+    if getattr(entry, "kind", "roll") == "dice":
+        return ""
     return links.link_text("label", entry.ability or "", links.MAX_LABEL_LENGTH, links.MAX_LABEL_BYTES)
 
 
 def entry_link(entry: Any) -> Share:
-    """The share link of a log entry (a roll or a contest); raises InputError for fights."""
-    if getattr(entry, "kind", "roll") not in ("roll", "contest"):
-        raise InputError("entry", "choice", "only rolls and contests have share links", allowed=["roll", "contest"])
+    """The share link of a log entry (a roll, a contest or free dice); raises InputError for fights."""
+    if getattr(entry, "kind", "roll") not in SHARED_KINDS:
+        raise InputError("entry", "choice", "only rolls and contests have share links", allowed=list(SHARED_KINDS))
     session = (
         dict(session_code=entry.session_code, number=entry.session_number)
         if getattr(entry, "session_code", None)
@@ -209,7 +215,7 @@ class ShareModel(param.Parameterized):
         """The numbering per (session code, character) over the log's rolls and the links opened."""
         payloads = list(self.seen)
         for entry in entries:
-            if getattr(entry, "session_code", None) and getattr(entry, "kind", "roll") in ("roll", "contest"):
+            if getattr(entry, "session_code", None) and getattr(entry, "kind", "roll") in SHARED_KINDS:
                 try:
                     payloads.append(entry_link(entry).link)
                 except InputError:

@@ -7,7 +7,7 @@ from typing import Any
 
 import param
 
-from .forms import MAX_NAME, MAX_ROWS, Form, as_form, input_names
+from .forms import MAX_CHARACTERS, MAX_NAME, Form, as_form, input_names
 
 __all__ = ["Roster", "name_beside", "same_character"]
 
@@ -71,7 +71,7 @@ class Roster(param.Parameterized):
             chars = []  # the blank character that took the place of the only one
         index = min(index, len(chars))
         chars.insert(index, char)
-        self.characters = chars[:MAX_ROWS]
+        self.characters = chars[:MAX_CHARACTERS]
         self.select(min(index, len(self.characters) - 1))
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,7 +80,7 @@ class Roster(param.Parameterized):
     def load(self, data: Any) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("characters"), list):
             return
-        chars = [c for c in data["characters"] if isinstance(c, dict)][:MAX_ROWS]
+        chars = [c for c in data["characters"] if isinstance(c, dict)][:MAX_CHARACTERS]
         if not chars:
             return
         self.characters = chars
@@ -104,7 +104,7 @@ class Roster(param.Parameterized):
         taken = [str(c.get("name") or "") for c in existing]
         added: list[dict[str, Any]] = []
         for char, shown in zip(chars, incoming, strict=False):
-            if shown is None or len(existing) + len(added) >= MAX_ROWS:
+            if shown is None or len(existing) + len(added) >= MAX_CHARACTERS:
                 continue
             if shown == fresh or shown in known:
                 continue

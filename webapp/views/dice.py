@@ -4,7 +4,10 @@ The card opens with *Free dice*; its view is built the first time it opens
 (nothing of it runs at start-up). The distribution is charted live as the
 expression is typed; *Roll* draws the dice from the seeded generator, puts the
 result in the page's status region and in the roll log (with its seed, so
-``python -m engine roll dice EXPR --seed N`` gives the same dice).
+``python -m engine roll dice EXPR --seed N`` gives the same dice). A roll is the
+roll of the character on screen: with a session code set it takes that
+character's next running number and the session's seed for it, like any roll,
+and the card's share panel gives its link and QR code.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 import panel as pn
 from bokeh.models import ColumnDataSource, Span
 
-from engine import InputError, random_seed
+from engine import InputError, links, random_seed
 from engine.roller import DiceExpression, parse_dice
 
 from ..i18n import N_
@@ -58,9 +61,10 @@ class _DistributionChart:
 class DiceView(pn.viewable.Viewer):
     """The roller itself: expression field, live odds, Roll, result."""
 
-    def __init__(self, app: Any, binder: Binder) -> None:
+    def __init__(self, app: Any, binder: Binder, share_panel: Any = None) -> None:
         super().__init__()
         self.app, self.binder, self.tr = app, binder, binder.tr
+        self.share_panel = share_panel
         tr = self.tr
         self.expression: DiceExpression | None = None
         self.error: InputError | None = None
@@ -81,6 +85,7 @@ class DiceView(pn.viewable.Viewer):
             self.readout,
             pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=240),
             self.status,
+            *([share_panel] if share_panel is not None else []),
             sizing_mode="stretch_width",
         )
         self._typed(DEFAULT)
@@ -124,29 +129,53 @@ class DiceView(pn.viewable.Viewer):
             roll = self.last.roll
             body = (
                 f'<div class="outcome" data-testid="dice-total">{escape(tr(N_("Total {total}"), total=roll.total))}</div>'
-                f'<div class="readout">{escape(faces_text(roll))} · {escape(tr(N_("seed {seed}"), seed=self.last.seed))}</div>'
+                f'<div class="readout"><span data-testid="dice-faces">{escape(faces_text(roll))}</span> · '
+                f"{escape(tr(N_('seed {seed}'), seed=self.last.seed))}{escape(self._session_text())}</div>"
             )
         self.status.object = f'<div role="status" aria-live="polite" data-testid="dice-result">{body}</div>'
 
+    def _session_text(self) -> str:
+        entry = self.last
+        if entry is None or not entry.session_code:
+            return ""
+        return " · " + self.tr(N_("Session {code}, roll no. {n}"), code=entry.session_code, n=entry.session_number)
+
+    def character(self) -> str:
+        """The name of the character on screen (whose roll this is), as a link carries it."""
+        desk = getattr(self.app, "desks", {}).get(getattr(self.app, "system", ""))
+        name = getattr(getattr(desk, "character", None), "name_text", "") or ""
+        return links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES)
+
     def roll(self, seed: int | None = None) -> LogEntry | None:
-        """Roll the expression on the field (a seed given, or a fresh one); the entry goes to the roll log."""
+        """Roll the expression on the field (a seed given, or a fresh one); the entry goes to the roll log.
+
+        With a session code (and no seed given) the roll takes the character's next running number
+        and the session's seed for it, as every roll does."""
         if self.expression is None:
             self._show()
             return None
+        rolls = self.app.rolls
+        character = self.character()
+        session: dict[str, Any] = {}
+        code = rolls.session.code
+        if code and seed is None:
+            number = rolls.session.next_number(character)
+            seed = links.session_roll_seed(code, number, self.expression, character)
+            session = {"session_code": code, "session_number": number}
         seed = random_seed() if seed is None else seed
         record = self.expression.roll(seed)
-        rolls = self.app.rolls
         rolls.counter += 1
         entry = LogEntry(
             number=rolls.counter,
             time=now(),
             system="dice",
-            character="",
+            character=character,
             ability=record.expression,
             check=self.expression,
             seed=seed,
             roll=record,
             kind="dice",
+            **session,
         )
         rolls.log.add(entry)
         self.last = entry
@@ -160,9 +189,10 @@ class DiceView(pn.viewable.Viewer):
 class DiceCard(pn.viewable.Viewer):
     """*Free dice*: a button that opens (and the first time builds) the roller."""
 
-    def __init__(self, app: Any, binder: Binder) -> None:
+    def __init__(self, app: Any, binder: Binder, share_panel: Any = None) -> None:
         super().__init__()
         self.app, self.binder = app, binder
+        self.share_panel = share_panel
         self.view: DiceView | None = None
         self.toggle = pn.widgets.Toggle(value=False, height=48, width=200)
         binder.text(self.toggle, "name", N_("Free dice"))
@@ -172,7 +202,7 @@ class DiceCard(pn.viewable.Viewer):
 
     def open(self) -> DiceView:
         if self.view is None:
-            self.view = DiceView(self.app, self.binder)
+            self.view = DiceView(self.app, self.binder, self.share_panel)
         self.body.objects = [self.view]
         if not self.toggle.value:
             self.toggle.value = True

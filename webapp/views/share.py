@@ -26,6 +26,7 @@ from ..state.links import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..state.log import LogEntry
 from ..words.dice import dice_html
 from ..words.log import entry_texts
+from ..words.rolls import dice_error_text
 from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "link_entry"]
@@ -36,6 +37,7 @@ MISMATCH_LABELS = {
     "claim.dice": N_("the dice"),
     "claim.outcome": N_("the outcome"),
     "claim.rounds": N_("the number of rounds"),
+    "claim.total": N_("the total"),
     "reveal": N_("the reveal code"),
 }
 
@@ -128,18 +130,19 @@ export function render({ model, el }) {
 def link_entry(link: links.Link, roll: Any) -> LogEntry:
     """A log entry for what a link shows (not added to any log), so it reads like one."""
     contest = link.system in ("gurps-quick", "gurps-regular")
+    dice = link.system == "dice"
     return LogEntry(
         number=0,
         time="",
         system="gurps" if contest else link.system,
         character=link.name,
-        ability=link.label,
+        ability=link.check.text if dice else link.label,
         check=link.check,
         seed=link.seed or 0,
         roll=roll,
         secret=link.secret,
         revealed=roll is not None,
-        kind="contest" if contest else "roll",
+        kind="contest" if contest else ("dice" if dice else "roll"),
         session_code=link.session_code,
         session_number=link.number,
     )
@@ -197,8 +200,9 @@ class SharePanel(pn.viewable.Viewer):
         self.reveal_button.on_click(lambda e: self.reveal())
         self.message = html_pane("")
         state.rolls.log.param.watch(self._log_changed, "entries")
-        # a check link on screen follows the form
-        self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
+        # a check link on screen follows the form (free dice have no form of checks)
+        if system in state.desks:
+            self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         self._mode = ""
         # Parts come and go by changing children, not ``visible`` (which the browser build does not
         # always pass on to the page).
@@ -438,6 +442,10 @@ class LinkPanel(pn.viewable.Viewer):
         tr = self.tr
         if error.field.startswith("reveal"):
             return tr(N_("This reveal code does not open this secret roll."))
+        if error.field == "link.check.dice" and (error.params or {}).get("what"):
+            return tr(N_("The dice in this link cannot be rolled: {reason}"), reason=dice_error_text(tr, error))
+        if error.field == "link.version" and error.code == "choice":
+            return tr(N_("This link was made by a newer version of the app: reload the page to read it."))
         if error.field.startswith("link"):
             return tr(N_("This link could not be read: it is cut short, altered or not a Kostka link."))
         return error_text(tr, error)
@@ -493,7 +501,7 @@ class LinkPanel(pn.viewable.Viewer):
             return
         entry = link_entry(link, opened.roll)
         who = link.name or tr(N_("Unnamed character"))
-        system = SYSTEM_TITLES.get(entry.system, entry.system)
+        system = SYSTEM_TITLES.get(entry.system, N_("Free dice"))
         inputs, result = _texts(tr, entry)
         session = _session_text(tr, link.session_code, link.number)
         parts = [
@@ -575,7 +583,7 @@ class SessionPanel(pn.viewable.Viewer):
     def _own_rolls(self, event: Any) -> None:
         """This device's session rolls join the numbering kept in the browser (once each)."""
         for entry in event.new if event is not None else ():
-            if getattr(entry, "session_code", None) and entry.kind in ("roll", "contest"):
+            if getattr(entry, "session_code", None) and entry.kind in ("roll", "contest", "dice"):
                 try:
                     self.share.remember(entry_link(entry).link, again=False)
                 except InputError:

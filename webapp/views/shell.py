@@ -181,7 +181,7 @@ class KostkaApp(pn.viewable.Viewer):
         log = self._build_log()
         self._build_share_panels()
         self._system_changed()
-        self.dice_card = DiceCard(self.state, self.binder)
+        self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
         self._layout = pn.Column(
             self.store,
             header,
@@ -364,6 +364,7 @@ class KostkaApp(pn.viewable.Viewer):
                 ("gurps", "roll", ("roll",)),
                 ("gurps", "contest", ("contest",)),
                 ("fate", "roll", ("roll",)),
+                ("dice", "dice", ("dice",)),  # the free dice card's own
             )
         }
         self.session_panel = SessionPanel(self.state, self.share, binder)

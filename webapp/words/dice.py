@@ -12,8 +12,18 @@ from typing import Any
 from engine import one_ring
 
 from ..i18n import N_, Translator
+from .rolls import faces_text
 
-__all__ = ["d6_pips", "dice_html", "dice_row", "feat_die", "feat_label", "one_ring_dice_html", "success_die"]
+__all__ = [
+    "d6_pips",
+    "dice_faces_html",
+    "dice_html",
+    "dice_row",
+    "feat_die",
+    "feat_label",
+    "one_ring_dice_html",
+    "success_die",
+]
 
 _SIZE = 56
 # Pip positions on a 56 px die (x, y) for faces 1..6.
@@ -150,4 +160,15 @@ def dice_html(tr: Translator, roll: Any) -> str:
         return d6s(last["dice_a"], tr(N_("You"))) + d6s(last["dice_b"], tr(N_("Opponent")))
     if system == "fate":
         return d6s(data["dice"], "2d6")
+    if system == "dice":
+        return dice_faces_html(tr, roll)
     return ""
+
+
+def dice_faces_html(tr: Translator, roll: Any) -> str:
+    """Every die of a free dice roll as a number (the ones not kept in brackets), and the total."""
+    total = escape(tr(N_("Total {total}"), total=roll.total))
+    return (
+        f'<div class="readout" data-testid="dice-faces">{escape(faces_text(roll))}</div>'
+        f'<div class="readout" data-testid="dice-faces-total">{total}</div>'
+    )
