@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus
 
-from engine import InputError
+from engine import InputError, sheets
 from engine.documents import read_json
 from engine.links import refused_character
 
@@ -37,7 +37,7 @@ MAX_NAME = 60
 JSON_KEYS = {"skills": "level", "r_mods": "value"}
 MAX_JSON = 16_000
 MAX_JSON_DEPTH = 2
-MAX_ROWS = 40
+MAX_ROWS = sheets.MAX_ROWS
 
 
 @dataclass(frozen=True)

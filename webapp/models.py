@@ -24,6 +24,7 @@ import engine
 from engine import InputError, RuleError, fate, gurps, one_ring, random_seed
 from engine.errors import check_int
 from engine.links import without_refused
+from engine.sheets import MAX_ROWS, MODIFIER_RANGE, SKILL_RANGE, bounds
 
 from .i18n import N_
 from .links_model import SessionState
@@ -288,14 +289,7 @@ def _one_ring_character_params() -> dict[str, param.Parameter]:
 
 class _OneRingCharacterBase(Form):
     system: ClassVar[str] = "one-ring"
-    BOUNDS = {
-        **dict.fromkeys(one_ring.ATTRIBUTES, one_ring.ATTRIBUTE_RANGE),
-        **dict.fromkeys(OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom"), one_ring.RATING_RANGE),
-        "protection": one_ring.PROTECTION_RANGE,
-        "hope": (0, 40),
-        "hope_max": (0, 40),
-        **dict.fromkeys(OR_TRACKERS, (0, 99)),
-    }
+    BOUNDS = bounds("one-ring")
     FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired", "weary_auto")
 
     name_text = param.String(default="", doc="Character name")
@@ -606,23 +600,13 @@ GURPS_OUTCOMES = {
     "failure": N_("Failure"),
     "critical_failure": N_("Critical failure"),
 }
-SKILL_RANGE = (-20, 40)
-MODIFIER_RANGE = (-30, 30)
-MAX_ROWS = 40
 
 
 class GurpsCharacter(Form):
     """A GURPS sheet: name, attributes and a list of skills with levels."""
 
     system: ClassVar[str] = "gurps"
-    BOUNDS = {
-        **dict.fromkeys(GURPS_ATTRIBUTES + GURPS_ROLLS, (1, 30)),
-        "hp": (-999, 999),
-        "hp_max": (1, 999),
-        "fp": (-999, 999),
-        "fp_max": (1, 999),
-        **dict.fromkeys(GURPS_DEFENCES, SKILL_RANGE),
-    }
+    BOUNDS = bounds("gurps")
 
     name_text = param.String(default="")
     st = param.String(default="10")
@@ -906,7 +890,7 @@ class FateCharacter(Form):
     """A Fate & Doom hero: skill, favour of the gods (current/max), life (current/max)."""
 
     system: ClassVar[str] = "fate"
-    BOUNDS = {"skill": (0, 20), "favour": (0, 30), "favour_max": (0, 30), "life": (0, 99), "life_max": (1, 99)}
+    BOUNDS = bounds("fate")
 
     name_text = param.String(default="")
     skill = param.String(default="7")
