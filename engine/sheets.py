@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import gurps, one_ring
+from .errors import check_choice
 from .fate import FAVOUR_RANGE
 
 __all__ = [
@@ -178,8 +179,6 @@ SHEETS: dict[str, tuple[Field, ...]] = {
 
 
 def _sheet(system: str) -> tuple[Field, ...]:
-    from .errors import check_choice
-
     return SHEETS[check_choice("system", system, tuple(SHEETS))]
 
 
