@@ -20,6 +20,8 @@ Examples::
     python -m engine import gcs "Giant Rat.gcs"
     python -m engine link dice "4d6 keep 3" --seed 7
     python -m engine link verify 'https://example.org/#r=AwEFAQQGAgMAAAAAAAAAAAAAAAcS_u4TkyWh'
+    python -m engine schema fate          # the JSON Schema of a sheet (one-ring, gurps, fate, fate-monster)
+    python -m engine schema document      # the JSON Schema of a whole document
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ import json
 import sys
 from typing import Any, NoReturn
 
-from . import dice_cli, fate, gurps, link_cli, one_ring
-from .errors import EngineError, InputError, check_int
+from . import dice_cli, fate, gurps, link_cli, one_ring, sheets
+from .errors import EngineError, InputError, check_choice, check_int
 from .fate import cli as fate_cli
 from .rng import random_seed
 
@@ -221,7 +223,18 @@ def _build() -> argparse.ArgumentParser:
     p.set_defaults(run=_import_gcs)
     dice_cli.register(odds, rolls)
     link_cli.register(top)
+    p = top.add_parser("schema", help="the JSON Schema of a character sheet, or of a whole document")
+    p.add_argument("sheet", help=f"one of {', '.join(sheets.SHEETS)}, or document")
+    p.set_defaults(run=_schema)
     return parser
+
+
+def _schema(a: argparse.Namespace) -> dict[str, Any]:
+    from .documents import json_schema
+
+    if a.sheet == "document":
+        return json_schema()
+    return sheets.json_schema(check_choice("sheet", a.sheet, (*sheets.SHEETS, "document")))
 
 
 def _import_gcs(a: argparse.Namespace) -> dict[str, Any]:

@@ -74,7 +74,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import fate, gurps, one_ring
+from . import fate, gurps, one_ring, sheets
 from .api import roll_check
 from .errors import InputError, RuleError, check_bool, check_int
 from .links import clean_text
@@ -117,81 +117,21 @@ MAX_DOCUMENT_BYTES = 4_000_000
 #: Refused before parsing: arrays and objects nested deeper than this.
 MAX_DEPTH = 16
 MAX_CHARACTERS = 40  # per system
-MAX_ROWS = 200  # GURPS rows per character: skills (a GCS sheet's every skill, technique and spell) or modifiers
+MAX_ROWS = sheets.MAX_ROWS  # GURPS skills or modifiers per character
 MAX_LOG_ENTRIES = 5000
-MAX_TEXT = 60  # names, skill names, abilities
+MAX_TEXT = sheets.MAX_TEXT  # names, skill names, abilities
 MAX_SHORT_TEXT = 40  # times, opponents
 
 # -- field tables ----------------------------------------------------------------------------------
-# ("int", low, high) · ("bool",) · ("text", max) · ("rows", {field: spec}, max rows)
+# ("int", low, high) · ("bool",) · ("text", max) · ("rows", {field: spec}, max rows) · ("choice", values)
 
 _NAME = ("text", MAX_TEXT)
-_OR_RATING = ("int", *one_ring.RATING_RANGE)
 
-#: Per system, every field a character may have and how it is checked.
-CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {
-    "one-ring": {
-        "name": _NAME,
-        **{a: ("int", *one_ring.ATTRIBUTE_RANGE) for a in one_ring.ATTRIBUTES},
-        **{s: _OR_RATING for s in one_ring.SKILLS},
-        **{f"fav_{s}": ("bool",) for s in one_ring.SKILLS},
-        **{p: _OR_RATING for p in one_ring.PROFICIENCIES},
-        "valour": _OR_RATING,
-        "wisdom": _OR_RATING,
-        "protection": ("int", *one_ring.PROTECTION_RANGE),  # armour
-        "hope": ("int", 0, 40),
-        "hope_max": ("int", 0, 40),
-        "weary": ("bool",),
-        "miserable": ("bool",),
-        "inspired": ("bool",),
-        # version 2: the trackers of the sheet
-        "endurance": ("int", 0, 99),
-        "endurance_max": ("int", 0, 99),
-        "shadow": ("int", 0, 99),
-        "shadow_scars": ("int", 0, 99),
-        "gear_load": ("int", 0, 99),
-        "fatigue": ("int", 0, 99),
-        "weary_auto": ("bool",),
-    },
-    "gurps": {
-        "name": _NAME,
-        **{a: ("int", 1, 30) for a in ("st", "dx", "iq", "ht")},
-        "skills": ("rows", {"name": _NAME, "level": ("int", *gurps.SKILL_RANGE)}, MAX_ROWS),
-        "modifiers": ("rows", {"name": _NAME, "value": ("int", *gurps.MODIFIER_RANGE)}, MAX_ROWS),
-        # version 2: Will, Per, the HP and FP trackers and the active defences
-        **{a: ("int", 1, 30) for a in ("will", "per")},
-        "hp": ("int", -999, 999),
-        "hp_max": ("int", 1, 999),
-        "fp": ("int", -999, 999),
-        "fp_max": ("int", 1, 999),
-        **{d: ("int", *gurps.SKILL_RANGE) for d in ("dodge", "parry", "block")},
-    },
-    "fate": {
-        "name": _NAME,
-        "skill": ("int", 0, 20),
-        "favour": ("int", *fate.FAVOUR_RANGE),
-        "favour_max": ("int", *fate.FAVOUR_RANGE),
-        "life": ("int", 0, 99),
-        "life_max": ("int", 1, 99),
-    },
-    # Fate & Doom monster sheets, kept beside the characters under "monsters"
-    "fate-monster": {
-        "name": _NAME,
-        "life": ("int", 0, 999),
-        "life_max": ("int", 1, 999),
-        "skill": ("int", -20, 99),
-        "stoutness": ("int", 0, 99),
-        "stoutness_max": ("int", 0, 99),
-    },
-}
+#: Per system, every field a character may have and how it is checked (from :data:`engine.sheets.SHEETS`).
+CHARACTER_FIELDS: dict[str, dict[str, tuple[Any, ...]]] = {system: sheets.spec(system) for system in sheets.SHEETS}
 
 #: Current values that may not exceed their maximum.
-_CAPS = {
-    "one-ring": (("hope", "hope_max"), ("endurance", "endurance_max")),
-    "gurps": (("hp", "hp_max"), ("fp", "fp_max")),
-    "fate": (("favour", "favour_max"), ("life", "life_max")),
-    "fate-monster": (("life", "life_max"), ("stoutness", "stoutness_max")),
-}
+_CAPS = {system: sheets.caps(system) for system in sheets.SHEETS}
 
 _ENTRY_FIELDS: dict[str, tuple[Any, ...]] = {
     "number": ("int", 1, 10**9),
@@ -958,35 +898,7 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v
 # -- JSON Schema -----------------------------------------------------------------------------------
 
 
-def _schema_of(spec: tuple[Any, ...]) -> dict[str, Any]:
-    kind = spec[0]
-    if kind == "int":
-        return {
-            "oneOf": [
-                {"type": "integer", "minimum": spec[1], "maximum": spec[2]},
-                {"type": "string", "pattern": r"^\s*[+\-\u2212]?\d{1,10}\s*$"},
-            ]
-        }
-    if kind == "bool":
-        return {"type": "boolean"}
-    if kind == "text":
-        return {"type": "string", "maxLength": spec[1]}
-    if kind == "choice":
-        return {"enum": list(spec[1])}
-    if kind == "rows":
-        return {"type": "array", "maxItems": spec[2], "items": _object_schema(spec[1])}
-    raise AssertionError(kind)  # pragma: no cover
-
-
-def _object_schema(table: Mapping[str, tuple[Any, ...]], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {k: _schema_of(v) for k, v in table.items()},
-    }
-    if required:
-        out["required"] = list(required)
-    return out
+_object_schema = sheets.object_schema
 
 
 def json_schema() -> dict[str, Any]:

@@ -16,7 +16,7 @@ a margin of 0 is a tie: a failure unless ties succeed).
 
 Dice order (generator ``kostka-dice-v1``): ``dice.roll(2, 6)``.
 
-:data:`TWO_D6` and :func:`two_d6` are shared with the combat rules.
+:data:`TWO_D6` and :func:`two_d6` are shared with the combat rules (:mod:`engine.fate.attack`).
 """
 
 from __future__ import annotations

@@ -97,3 +97,21 @@ def test_the_package_keeps_the_skill_checks_names():
     assert fate.roll(check, 5) == fate.check.roll(check, 5)
     assert fate.FAVOUR_RANGE == (0, 30) and fate.TWO_D6.total == 36
     assert fate.attack.attack is not None and fate.battle.Fight is Fight and fate.duel.duel_odds is not None
+
+
+def test_the_package_imports_downwards_only():
+    """check <- attack <- duel, events <- battle <- cli: each module imports only those below it,
+    and only at the top of the module."""
+    import ast
+    from pathlib import Path
+
+    order = {"check": 0, "attack": 1, "duel": 2, "events": 2, "battle": 3, "cli": 4}
+    root = Path(fate.__file__).parent
+    assert {p.stem for p in root.glob("*.py")} == {*order, "__init__"}
+    for name, level in order.items():
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                assert id(node) in top, f"{name}.py imports .{node.module} inside a function"
+                assert order[node.module] < level, f"{name}.py imports .{node.module}, which is not below it"

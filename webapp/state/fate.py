@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError, fate
+from engine.sheets import bounds
 
 from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int
 from .log import LogEntry
@@ -18,7 +19,7 @@ class FateCharacter(Form):
     """A Fate & Doom hero: skill, favour of the gods (current/max), life (current/max)."""
 
     system: ClassVar[str] = "fate"
-    BOUNDS = {"skill": (0, 20), "favour": (0, 30), "favour_max": (0, 30), "life": (0, 99), "life_max": (1, 99)}
+    BOUNDS = bounds("fate")
 
     name_text = param.String(default="")
     skill = param.String(default="7")

@@ -26,6 +26,7 @@ from engine import Dice, InputError, RuleError
 from engine.fate.attack import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, generate_monster
 from engine.fate.battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
 from engine.fate.duel import duel_odds, win_chance_by_spend
+from engine.sheets import bounds
 
 from ..i18n import LANGUAGES, N_, catalogue
 from .fate import FateCharacter
@@ -63,13 +64,7 @@ class MonsterSheet(Form):
     """A monster: life (current/max), skill, stoutness (current/max). Starts as the Wolf."""
 
     system: ClassVar[str] = "fate-monster"
-    BOUNDS = {
-        "life": (0, 999),
-        "life_max": (1, 999),
-        "skill": (-20, 99),
-        "stoutness": (0, 99),
-        "stoutness_max": (0, 99),
-    }
+    BOUNDS = bounds("fate-monster")
 
     name_text = param.String(default=WOLF.name)
     life = param.String(default=str(WOLF.life))

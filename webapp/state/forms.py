@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError
-from engine.documents import MAX_CHARACTERS, MAX_ROWS
+from engine.documents import MAX_CHARACTERS
 from engine.errors import check_int
 from engine.links import without_refused
+from engine.sheets import MAX_ROWS
 
 from ..i18n import N_
 

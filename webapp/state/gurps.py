@@ -11,6 +11,7 @@ import param
 
 from engine import InputError, gurps
 from engine.links import without_refused
+from engine.sheets import MODIFIER_RANGE, SKILL_RANGE, bounds
 
 from ..i18n import N_
 from .forms import MAX_NAME, MAX_ROWS, Form, cap_check, clean_row_names, form_flag, form_text, input_names, parse_int
@@ -94,22 +95,13 @@ GURPS_OUTCOMES = {
     "failure": N_("Failure"),
     "critical_failure": N_("Critical failure"),
 }
-SKILL_RANGE = (-20, 40)
-MODIFIER_RANGE = (-30, 30)
 
 
 class GurpsCharacter(Form):
     """A GURPS sheet: name, attributes and a list of skills with levels."""
 
     system: ClassVar[str] = "gurps"
-    BOUNDS = {
-        **dict.fromkeys(GURPS_ATTRIBUTES + GURPS_ROLLS, (1, 30)),
-        "hp": (-999, 999),
-        "hp_max": (1, 999),
-        "fp": (-999, 999),
-        "fp_max": (1, 999),
-        **dict.fromkeys(GURPS_DEFENCES, SKILL_RANGE),
-    }
+    BOUNDS = bounds("gurps")
 
     name_text = param.String(default="")
     st = param.String(default="10")

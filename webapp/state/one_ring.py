@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError, one_ring
+from engine.sheets import bounds
 
 from ..i18n import N_
 from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int
@@ -123,14 +124,7 @@ def _one_ring_character_params() -> dict[str, param.Parameter]:
 
 class _OneRingCharacterBase(Form):
     system: ClassVar[str] = "one-ring"
-    BOUNDS = {
-        **dict.fromkeys(one_ring.ATTRIBUTES, one_ring.ATTRIBUTE_RANGE),
-        **dict.fromkeys(OR_SKILLS + OR_PROFICIENCIES + ("valour", "wisdom"), one_ring.RATING_RANGE),
-        "protection": one_ring.PROTECTION_RANGE,
-        "hope": (0, 40),
-        "hope_max": (0, 40),
-        **dict.fromkeys(OR_TRACKERS, (0, 99)),
-    }
+    BOUNDS = bounds("one-ring")
     FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired", "weary_auto")
 
     name_text = param.String(default="", doc="Character name")

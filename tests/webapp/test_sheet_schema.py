@@ -1,0 +1,49 @@
+"""The web app's sheets follow the engine's one declaration of each sheet: bounds, defaults and labels."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+
+from engine import sheets
+from webapp.i18n import LANGUAGES, LOCALE_DIR
+from webapp.state import address, forms, gurps
+from webapp.state.fate import FateCharacter
+from webapp.state.fight import MonsterSheet
+from webapp.state.gurps import GurpsCharacter
+from webapp.state.one_ring import OneRingCharacter
+
+FORMS = {
+    "one-ring": OneRingCharacter,
+    "gurps": GurpsCharacter,
+    "fate": FateCharacter,
+    "fate-monster": MonsterSheet,
+}
+
+
+@pytest.mark.parametrize("system", sorted(FORMS))
+def test_a_forms_bounds_and_defaults_are_the_sheets(system):
+    form = FORMS[system]
+    assert form.BOUNDS == sheets.bounds(system)
+    assert form.system == system
+    for field in sheets.SHEETS[system]:
+        name = "name_text" if field.name == "name" else field.name
+        if field.kind == "rows" or name not in form.param:
+            continue
+        default = form.param[name].default
+        assert default == (field.default if field.kind == "bool" else str(field.default)), (system, field.name)
+
+
+def test_the_row_limits_and_ranges_are_the_engines():
+    assert forms.MAX_ROWS == address.MAX_ROWS == sheets.MAX_ROWS
+    assert (gurps.SKILL_RANGE, gurps.MODIFIER_RANGE) == (sheets.SKILL_RANGE, sheets.MODIFIER_RANGE)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_sheet_label_is_a_message_of_the_catalogues(lang):
+    with open(f"{LOCALE_DIR}/{lang}/LC_MESSAGES/kostka.po", "rb") as f:
+        ids = {m.id for m in read_po(f, locale=lang) if m.id}
+    for system, fields in sheets.SHEETS.items():
+        for field in fields:
+            for f in (field, *field.rows):
+                assert f.label is None or f.label in ids, (system, f.name, f.label)
