@@ -7,13 +7,14 @@ import base64
 import hashlib
 import json
 import shutil
+import time
 from pathlib import Path
 
 from . import config
 from .convert import Assets, extract_app_code, panel_convert, rewrite_html
 from .fetch import fetch_all, find_wheel
 from .snapshot import make_snapshot
-from .util import BuildError, integrity, log, program, sha256_integrity, write
+from .util import BuildError, Timings, cpu_seconds, integrity, log, program, sha256_integrity, write
 from .verify import verify_site
 from .wheels import assemble_packages, check_app_imports
 
@@ -114,40 +115,47 @@ def is_up_to_date(site: Path = config.SITE) -> bool:
     return stamp.is_file() and stamp.read_text() == source_fingerprint()
 
 
-def build(site: Path = config.SITE, cache: Path = config.CACHE) -> dict:
-    """Build the whole site into ``site`` (written beside it first, then put in its place)."""
+def build(site: Path = config.SITE, cache: Path = config.CACHE, timings: Timings | None = None) -> dict:
+    """Build the whole site into ``site`` (written beside it first, then put in its place); the
+    wall and CPU time of each step is printed at the end (and kept in ``timings``)."""
+    timings = timings or Timings()
+    started, cpu = time.perf_counter(), cpu_seconds()
     fingerprint = source_fingerprint()
-    core, lock, lock_wheels, pure = fetch_all(cache)
+    core, lock, lock_wheels, pure = fetch_all(cache, timings)
     tmp = site.with_name(site.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     pyodide_dir = tmp / config.PYODIDE_SITE_DIR
     pyodide_dir.mkdir(parents=True)
     for name in config.CORE_FILES:
         shutil.copy2(core / name, pyodide_dir / name)
-    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, pyodide_dir, cache)
+    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, pyodide_dir, cache, timings)
     check_app_imports(lock_packages)
 
-    html, worker_js = panel_convert(lock_packages["kostka"]["file_name"], cache)
-    assets = Assets(
-        tmp,
-        find_wheel(cache / "pure", "panel", config.PANEL_VERSION),
-        find_wheel(cache / "pure", "bokeh", config.BOKEH_VERSION),
-    )
-    assets.ship_panel_runtime_css()
-    strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
-    write(tmp / "index.html", rewrite_html(html, assets, strings))
-    code = extract_app_code(worker_js)
+    with timings.step("panel convert"):
+        html, worker_js = panel_convert(lock_packages["kostka"]["file_name"], cache)
+    with timings.step("the page rewritten, Panel's and Bokeh's files copied"):
+        assets = Assets(
+            tmp,
+            find_wheel(cache / "pure", "panel", config.PANEL_VERSION),
+            find_wheel(cache / "pure", "bokeh", config.BOKEH_VERSION),
+        )
+        assets.ship_panel_runtime_css()
+        strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
+        write(tmp / "index.html", rewrite_html(html, assets, strings))
+        code = extract_app_code(worker_js)
     snapshot = make_snapshot(
-        core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache
+        core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache, timings
     )
-    write_worker(tmp, code, packages, lock_packages, snapshot)
-    copy_static(tmp)
-    version = write_service_worker(tmp)
-    verify_site(tmp, packages, lock_packages)
+    with timings.step("worker, static files, service worker, checks"):
+        write_worker(tmp, code, packages, lock_packages, snapshot)
+        copy_static(tmp)
+        version = write_service_worker(tmp)
+        verify_site(tmp, packages, lock_packages)
     (tmp / ".build-stamp").write_text(fingerprint)
     shutil.rmtree(site, ignore_errors=True)
     tmp.rename(site)
     files = [p for p in site.rglob("*") if p.is_file() and p.name != ".build-stamp"]
     total = sum(p.stat().st_size for p in files)
     log(f"site/ built: {total / 1e6:.1f} MB in {len(files)} files, cache version {version}")
-    return {"bytes": total, "version": version, "packages": packages}
+    log(f"{time.perf_counter() - started:.1f} s (CPU {cpu_seconds() - cpu:.1f} s), by step:\n" + timings.table())
+    return {"bytes": total, "version": version, "packages": packages, "timings": timings.steps}

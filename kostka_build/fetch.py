@@ -11,11 +11,15 @@ import shutil
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from . import config
-from .util import BuildError, log, norm, run, sha256
+from .util import BuildError, Timings, log, norm, run, sha256
+
+T = TypeVar("T")
 
 
 def fetch_pyodide_core(cache: Path = config.CACHE) -> Path:
@@ -171,15 +175,26 @@ def retag_pure(wheel: Path, dest: Path) -> Path:
     return target
 
 
-def fetch_all(cache: Path = config.CACHE) -> tuple[Path, dict, dict[str, Path], dict[str, Path]]:
+def fetch_all(
+    cache: Path = config.CACHE, timings: Timings | None = None
+) -> tuple[Path, dict, dict[str, Path], dict[str, Path]]:
     """Everything the site is made of that is not ours, fetched at once (each step waits on the
     network more than on the machine): the Pyodide core and its lock, its binary wheels, and the
     pure wheels (PyPI's and the two built here)."""
+    timings = timings or Timings()
     cache.mkdir(exist_ok=True)
-    with ThreadPoolExecutor(3) as pool:
-        core = pool.submit(fetch_pyodide_core, cache)
-        pure = pool.submit(fetch_pure_wheels, cache)
-        sdist = pool.submit(build_sdist_pure_wheels, cache)
+
+    def timed(name: str, job: Callable[[Path], T]) -> Callable[[], T]:
+        def run_timed() -> T:
+            with timings.step(name, alone=False):
+                return job(cache)
+
+        return run_timed
+
+    with timings.step("fetching, all at once"), ThreadPoolExecutor(3) as pool:
+        core = pool.submit(timed("  npm pyodide", fetch_pyodide_core))
+        pure = pool.submit(timed("  pure wheels from PyPI", fetch_pure_wheels))
+        sdist = pool.submit(timed("  pyyaml, markupsafe built pure", build_sdist_pure_wheels))
         core_dir = core.result()
         lock = json.loads((core_dir / "pyodide-lock.json").read_text())
         lock_wheels = fetch_lock_wheels(lock, cache)

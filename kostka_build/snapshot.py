@@ -29,7 +29,7 @@ import zipfile
 from pathlib import Path
 
 from . import config, internals
-from .util import BuildError, log, program, write
+from .util import BuildError, Timings, log, program, write
 
 SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK" (static/worker.js: CONTAINER_MAGIC)
 
@@ -84,8 +84,11 @@ def prepared_page_code(code: str) -> str:
     return head
 
 
-def make_snapshot(core: Path, wheels: list[Path], code: str, out_dir: Path, cache: Path = config.CACHE) -> list[Path]:
+def make_snapshot(
+    core: Path, wheels: list[Path], code: str, out_dir: Path, cache: Path = config.CACHE, timings: Timings | None = None
+) -> list[Path]:
     """Write the snapshot's parts into ``out_dir`` (the site's Pyodide folder), once checked; return them in order."""
+    timings = timings or Timings()
     log("making the interpreter snapshot (Pyodide in Node)")
     work = cache / "snapshot"
     shutil.rmtree(work, ignore_errors=True)
@@ -97,25 +100,34 @@ def make_snapshot(core: Path, wheels: list[Path], code: str, out_dir: Path, cach
         program("snapshot_languages.py"),
         program("snapshot_pack.py"),
     ]
-    run_snapshot_job(
-        {**job, "mode": "make", "wheels": [str(w) for w in wheels], "panelRoot": config.PANEL_ROOT, "python": python},
-        "making the interpreter snapshot",
-    )
+    with timings.step("snapshot made (Pyodide in Node)"):
+        run_snapshot_job(
+            {
+                **job,
+                "mode": "make",
+                "wheels": [str(w) for w in wheels],
+                "panelRoot": config.PANEL_ROOT,
+                "python": python,
+            },
+            "making the interpreter snapshot",
+        )
     # what the worker runs on a restored copy, in Russian: the Russian app's document must come
     # out; then that app rolls in each system and switches to Czech (reading the files they need)
-    result = json.loads(
-        run_snapshot_job(
-            {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")},
-            "running the app on the restored snapshot",
+    with timings.step("snapshot checked (restored, the app used)"):
+        result = json.loads(
+            run_snapshot_job(
+                {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")},
+                "running the app on the restored snapshot",
+            )
         )
-    )
     if not (result["docs"] > 10_000 and result["roll"] and result["rolls"] == 3):
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
-    with zipfile.ZipFile(work / "files.zip") as zf:
-        files = [(info.filename, zf.read(info)) for info in zf.infolist()]
-    paths = []
-    for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
-        paths.append(out_dir / config.SNAPSHOT_PART.format(i))
-        write(paths[-1], part)
+    with timings.step("snapshot packed and compressed"):
+        with zipfile.ZipFile(work / "files.zip") as zf:
+            files = [(info.filename, zf.read(info)) for info in zf.infolist()]
+        paths = []
+        for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
+            paths.append(out_dir / config.SNAPSHOT_PART.format(i))
+            write(paths[-1], part)
     shutil.rmtree(work)
     return paths

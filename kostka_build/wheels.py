@@ -18,7 +18,7 @@ from pathlib import Path
 from . import config
 from .fetch import find_wheel
 from .internals import PANEL_PATCHES
-from .util import BuildError, log, norm, program, run, sha256
+from .util import BuildError, Timings, log, norm, program, run, sha256
 
 
 def build_standin_wheel(cache: Path = config.CACHE) -> Path:
@@ -123,16 +123,10 @@ def trim_wheel(src: Path, dest_dir: Path, patch: dict[str, tuple[bytes, bytes]] 
     return dest
 
 
-def assemble_packages(
-    core: Path,
-    lock: dict,
-    lock_wheels: dict[str, Path],
-    pure: dict[str, Path],
-    out_dir: Path,
-    cache: Path = config.CACHE,
-) -> tuple[list[str], dict]:
-    """Copy/trim every wheel into the site's Pyodide folder, check dependencies, write our pyodide-lock.json."""
-    own = build_own_wheel(cache)
+def trim_wheels(
+    lock: dict, lock_wheels: dict[str, Path], pure: dict[str, Path], own: Path, out_dir: Path, cache: Path
+) -> tuple[dict[str, dict], dict[str, Path]]:
+    """Every wheel trimmed into ``out_dir``: the lock's entries of Pyodide's own, and the others by name."""
     packages: dict[str, dict] = {}
     for name, path in lock_wheels.items():
         # verified against the official lock already; trimmed like the others, so our lock has its own hash
@@ -141,9 +135,28 @@ def assemble_packages(
     trimmed_wheels = {}
     for name, path in {**pure, "kostka": own, config.STANDINS_WHEEL: build_standin_wheel(cache)}.items():
         trimmed_wheels[name] = trim_wheel(path, out_dir, PANEL_PATCHES if name == "panel" else None)
+    return packages, trimmed_wheels
+
+
+def assemble_packages(
+    core: Path,
+    lock: dict,
+    lock_wheels: dict[str, Path],
+    pure: dict[str, Path],
+    out_dir: Path,
+    cache: Path = config.CACHE,
+    timings: Timings | None = None,
+) -> tuple[list[str], dict]:
+    """Copy/trim every wheel into the site's Pyodide folder, check dependencies, write our pyodide-lock.json."""
+    timings = timings or Timings()
+    with timings.step("our wheel (pip wheel .)"):
+        own = build_own_wheel(cache)
+    with timings.step("wheels trimmed"):
+        packages, trimmed_wheels = trim_wheels(lock, lock_wheels, pure, own, out_dir, cache)
     # our own code stays source (readable tracebacks); third-party code ships as bytecode
     if not os.environ.get("KOSTKA_SOURCE_WHEELS"):  # set it to ship source (e.g. to debug in the browser)
-        precompile_wheels(core, [w for n, w in trimmed_wheels.items() if n in pure], cache)
+        with timings.step("bytecode (Pyodide in Node)"):
+            precompile_wheels(core, [w for n, w in trimmed_wheels.items() if n in pure], cache)
     requires = {}
     for name, trimmed in trimmed_wheels.items():
         meta, tops = read_metadata(trimmed)
