@@ -8,15 +8,27 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from . import config
 from .convert import Assets, extract_app_code, panel_convert, rewrite_html
-from .fetch import fetch_all, find_wheel
+from .fetch import (
+    build_sdist_pure_wheels,
+    fetch_build_tools,
+    fetch_lock_wheels,
+    fetch_pure_wheels,
+    fetch_pyodide_core,
+    find_wheel,
+)
 from .snapshot import make_snapshot
 from .util import BuildError, Timings, cpu_seconds, integrity, log, program, sha256_integrity, write
 from .verify import verify_site
-from .wheels import assemble_packages, check_app_imports
+from .wheels import assemble_packages, build_own_wheel, check_app_imports
+
+T = TypeVar("T")
 
 
 def write_worker(site: Path, code: str, packages: list[str], lock_packages: dict, snapshot: list[Path]) -> None:
@@ -115,24 +127,56 @@ def is_up_to_date(site: Path = config.SITE) -> bool:
     return stamp.is_file() and stamp.read_text() == source_fingerprint()
 
 
+def gather(
+    cache: Path = config.CACHE, timings: Timings | None = None
+) -> tuple[Path, dict, dict[str, Path], dict[str, Path], Path, tuple[str, str]]:
+    """What the site is made from, fetched and made at once (the downloads wait on the network more
+    than on the machine, and the steps of a first build use both cores): the Pyodide core and its
+    lock, its binary wheels, the pure wheels (PyPI's and the two built here), our wheel, and
+    ``panel convert``'s page and worker."""
+    timings = timings or Timings()
+    cache.mkdir(exist_ok=True)
+
+    def timed(name: str, job: Callable[[], T]) -> Callable[[], T]:
+        def run_timed() -> T:
+            with timings.step("  " + name, alone=False):
+                return job()
+
+        return run_timed
+
+    def converted(tools: Future[Path]) -> tuple[Path, tuple[str, str]]:
+        own = build_own_wheel(tools.result(), cache)
+        return own, panel_convert(own.name, cache)
+
+    with timings.step("fetched and made at once"), ThreadPoolExecutor(5) as pool:
+        core = pool.submit(timed("npm pyodide", lambda: fetch_pyodide_core(cache)))
+        pure = pool.submit(timed("pure wheels from PyPI", lambda: fetch_pure_wheels(cache)))
+        tools = pool.submit(timed("build tools", lambda: fetch_build_tools(cache)))
+        sdist = pool.submit(
+            timed("pyyaml, markupsafe built pure", lambda: build_sdist_pure_wheels(tools.result(), cache))
+        )
+        page = pool.submit(timed("our wheel, then panel convert", lambda: converted(tools)))
+        lock = json.loads((core.result() / "pyodide-lock.json").read_text())
+        lock_wheels = fetch_lock_wheels(lock, cache)
+        own, converted_page = page.result()
+        return core.result(), lock, lock_wheels, {**pure.result(), **sdist.result()}, own, converted_page
+
+
 def build(site: Path = config.SITE, cache: Path = config.CACHE, timings: Timings | None = None) -> dict:
     """Build the whole site into ``site`` (written beside it first, then put in its place); the
     wall and CPU time of each step is printed at the end (and kept in ``timings``)."""
     timings = timings or Timings()
     started, cpu = time.perf_counter(), cpu_seconds()
     fingerprint = source_fingerprint()
-    core, lock, lock_wheels, pure = fetch_all(cache, timings)
+    core, lock, lock_wheels, pure, own, (html, worker_js) = gather(cache, timings)
     tmp = site.with_name(site.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     pyodide_dir = tmp / config.PYODIDE_SITE_DIR
     pyodide_dir.mkdir(parents=True)
     for name in config.CORE_FILES:
         shutil.copy2(core / name, pyodide_dir / name)
-    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, pyodide_dir, cache, timings)
+    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, own, pyodide_dir, cache, timings)
     check_app_imports(lock_packages)
-
-    with timings.step("panel convert"):
-        html, worker_js = panel_convert(lock_packages["kostka"]["file_name"], cache)
     with timings.step("the page rewritten, Panel's and Bokeh's files copied"):
         assets = Assets(
             tmp,

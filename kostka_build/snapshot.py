@@ -21,15 +21,15 @@ multiple of 4, the memory snapshot, then each file's bytes in order.
 
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
 import subprocess
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import config, internals
-from .util import BuildError, Timings, log, program, write
+from .util import BuildError, Timings, gzip_compress, log, program, write
 
 SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK" (static/worker.js: CONTAINER_MAGIC)
 
@@ -69,7 +69,7 @@ def unpack_snapshot(container: bytes) -> tuple[bytes, list[tuple[str, bytes]]]:
 
 def snapshot_parts(container: bytes) -> list[bytes]:
     """The container compressed and cut into the parts the site ships."""
-    data = gzip.compress(container, compresslevel=9, mtime=0)
+    data = gzip_compress(container, 9)
     return [data[i : i + config.SNAPSHOT_PART_BYTES] for i in range(0, len(data), config.SNAPSHOT_PART_BYTES)]
 
 
@@ -111,23 +111,26 @@ def make_snapshot(
             },
             "making the interpreter snapshot",
         )
+
     # what the worker runs on a restored copy, in Russian: the Russian app's document must come
-    # out; then that app rolls in each system and switches to Czech (reading the files they need)
-    with timings.step("snapshot checked (restored, the app used)"):
-        result = json.loads(
-            run_snapshot_job(
-                {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")},
-                "running the app on the restored snapshot",
-            )
-        )
+    # out; then that app rolls in each system and switches to Czech (reading the files they need).
+    # Meanwhile (the check only reads the snapshot) its parts are packed and compressed.
+    def check() -> dict:
+        with timings.step("  snapshot checked (restored, the app used)", alone=False):
+            job_check = {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")}
+            return json.loads(run_snapshot_job(job_check, "running the app on the restored snapshot"))
+
+    with timings.step("snapshot checked, and packed and compressed, at once"), ThreadPoolExecutor(1) as pool:
+        checked = pool.submit(check)
+        with timings.step("  snapshot packed and compressed", alone=False):
+            with zipfile.ZipFile(work / "files.zip") as zf:
+                files = [(info.filename, zf.read(info)) for info in zf.infolist()]
+            parts = snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))
+        result = checked.result()
     if not (result["docs"] > 10_000 and result["roll"] and result["rolls"] == 3):
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
-    with timings.step("snapshot packed and compressed"):
-        with zipfile.ZipFile(work / "files.zip") as zf:
-            files = [(info.filename, zf.read(info)) for info in zf.infolist()]
-        paths = []
-        for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
-            paths.append(out_dir / config.SNAPSHOT_PART.format(i))
-            write(paths[-1], part)
+    paths = [out_dir / config.SNAPSHOT_PART.format(i) for i in range(len(parts))]
+    for path, part in zip(paths, parts, strict=True):
+        write(path, part)
     shutil.rmtree(work)
     return paths

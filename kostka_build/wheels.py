@@ -16,9 +16,9 @@ import zipfile
 from pathlib import Path
 
 from . import config
-from .fetch import find_wheel
+from .fetch import find_wheel, pip_wheel
 from .internals import PANEL_PATCHES
-from .util import BuildError, Timings, log, norm, program, run, sha256
+from .util import BuildError, Timings, log, norm, program, sha256
 
 
 def build_standin_wheel(cache: Path = config.CACHE) -> Path:
@@ -45,11 +45,12 @@ def build_standin_wheel(cache: Path = config.CACHE) -> Path:
     return wheel
 
 
-def build_own_wheel(cache: Path = config.CACHE) -> Path:
+def build_own_wheel(tools: Path, cache: Path = config.CACHE) -> Path:
+    """Our wheel (engine, webapp), built by pip with the build tools in ``tools``."""
     dest = cache / "own"
     shutil.rmtree(dest, ignore_errors=True)
     log("pip wheel --no-deps . (kostka)")
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(config.ROOT)])
+    pip_wheel([str(config.ROOT)], dest, tools)
     wheel = find_wheel(dest, "kostka")
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
@@ -143,14 +144,14 @@ def assemble_packages(
     lock: dict,
     lock_wheels: dict[str, Path],
     pure: dict[str, Path],
+    own: Path,
     out_dir: Path,
     cache: Path = config.CACHE,
     timings: Timings | None = None,
 ) -> tuple[list[str], dict]:
-    """Copy/trim every wheel into the site's Pyodide folder, check dependencies, write our pyodide-lock.json."""
+    """Copy/trim every wheel (``own`` is ours) into the site's Pyodide folder, check dependencies,
+    write our pyodide-lock.json."""
     timings = timings or Timings()
-    with timings.step("our wheel (pip wheel .)"):
-        own = build_own_wheel(cache)
     with timings.step("wheels trimmed"):
         packages, trimmed_wheels = trim_wheels(lock, lock_wheels, pure, own, out_dir, cache)
     # our own code stays source (readable tracebacks); third-party code ships as bytecode
