@@ -23,27 +23,18 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import config, internals
-from .util import BuildError, Timings, gzip_compress, log, program, write
+from .util import BuildError, Timings, gzip_compress, log, program, run_in_node, write
 
 SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK" (static/worker.js: CONTAINER_MAGIC)
 
 
 def run_snapshot_job(job: dict, what: str) -> str:
-    try:
-        proc = subprocess.run(
-            ["node", "-e", program("snapshot.js")], input=json.dumps(job), capture_output=True, text=True
-        )
-    except FileNotFoundError as exc:
-        raise BuildError(f"{what} needs Node.js (the 'node' command): {exc}") from exc
-    if proc.returncode != 0:
-        raise BuildError(f"{what} under Pyodide in Node failed:\n{proc.stderr[-3000:]}")
-    return proc.stdout
+    return run_in_node("snapshot.js", job, what)
 
 
 def pack_snapshot(memory: bytes, files: list[tuple[str, bytes]]) -> bytes:

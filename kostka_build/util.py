@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -87,6 +88,18 @@ def write(path: Path, data: bytes | str) -> None:
 def program(name: str) -> str:
     """The text of one of the programs the build runs (``kostka_build/programs/``)."""
     return (Path(__file__).resolve().parent / "programs" / name).read_text(encoding="utf-8")
+
+
+def run_in_node(name: str, job: dict, what: str) -> str:
+    """Run the build's JavaScript program ``name`` (``programs/``, Pyodide in Node) with ``job`` as
+    JSON on its standard input; return its standard output. ``what`` names the step in errors."""
+    try:
+        proc = subprocess.run(["node", "-e", program(name)], input=json.dumps(job), capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise BuildError(f"{what} needs Node.js (the 'node' command): {exc}") from exc
+    if proc.returncode != 0:
+        raise BuildError(f"{what} under Pyodide in Node failed:\n{proc.stderr[-3000:]}")
+    return proc.stdout
 
 
 def cpu_seconds() -> float:

@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 from . import config
 from .fetch import find_wheel, pip_wheel
 from .internals import PANEL_PATCHES
-from .util import BuildError, Timings, log, norm, program, sha256
+from .util import BuildError, Timings, log, norm, program, run_in_node, sha256
 
 
 def build_standin_wheel(cache: Path = config.CACHE) -> Path:
@@ -223,14 +222,7 @@ def precompile_wheels(core: Path, wheels: list[Path], cache: Path = config.CACHE
         "wheels": [w.name for w, _ in todo],
         "code": program("pyc_compiler.py"),
     }
-    try:
-        proc = subprocess.run(
-            ["node", "-e", program("pyc_compiler.js")], input=json.dumps(job), capture_output=True, text=True
-        )
-    except FileNotFoundError as exc:
-        raise BuildError(f"compiling wheels needs Node.js (the 'node' command): {exc}") from exc
-    if proc.returncode != 0:
-        raise BuildError(f"compiling wheels under Pyodide failed:\n{proc.stderr[-3000:]}")
+    run_in_node("pyc_compiler.js", job, "compiling wheels")
     for wheel, key in todo:
         shutil.copy2(work / wheel.name, key)
         shutil.copy2(work / wheel.name, wheel)
