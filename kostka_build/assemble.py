@@ -153,7 +153,7 @@ def gather(
         pure = pool.submit(timed("pure wheels from PyPI", lambda: fetch_pure_wheels(cache)))
         tools = pool.submit(timed("build tools", lambda: fetch_build_tools(cache)))
         sdist = pool.submit(
-            timed("pyyaml, markupsafe built pure", lambda: build_sdist_pure_wheels(tools.result(), cache))
+            timed("pyyaml, markupsafe built pure", lambda: build_sdist_pure_wheels(tools.result, cache))
         )
         page = pool.submit(timed("our wheel, then panel convert", lambda: converted(tools)))
         lock = json.loads((core.result() / "pyodide-lock.json").read_text())

@@ -12,6 +12,7 @@ import shutil
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from . import config
@@ -150,10 +151,11 @@ def pip_wheel(specs: list[str], dest: Path, tools: Path, *extra: str, env: dict[
     )
 
 
-def build_sdist_pure_wheels(tools: Path, cache: Path = config.CACHE) -> dict[str, Path]:
+def build_sdist_pure_wheels(tools: Callable[[], Path], cache: Path = config.CACHE) -> dict[str, Path]:
     """pyyaml / markupsafe: built from their sdists in their pure mode (no C compiler, libyaml off),
     checked to hold no compiled extension and tagged py3-none-any. Only these two are built from
-    source: their build tools come as ordinary wheels (``tools``)."""
+    source: their build tools come as ordinary wheels (``tools()`` gives their folder, asked for
+    only when a wheel is to be built)."""
     dest = cache / "sdist-pure"
     out, todo = {}, {}
     for name, ver in config.SDIST_PURE_WHEELS.items():
@@ -169,7 +171,7 @@ def build_sdist_pure_wheels(tools: Path, cache: Path = config.CACHE) -> dict[str
         pip_wheel(
             [f"{n}=={v}" for n, v in todo.items()],
             work,
-            tools,
+            tools(),
             "--no-binary",
             ",".join(todo),
             env=config.SDIST_PURE_ENV,
