@@ -3,7 +3,7 @@
     python benchmarks/bench_site.py [--runs 3]
 
 Builds site/ if it is out of date, serves it with build.py's own server on 127.0.0.1 and
-measures, in Debian's chromium (the flags of tests/conftest.py):
+measures, in Debian's chromium (launched as the browser tests launch it: tests/browsing.py):
 
 - first paint: the browser's ``first-contentful-paint`` (the loading screen);
 - interactive, cold: a fresh browser profile (empty caches, no service worker) until the
@@ -29,20 +29,11 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from browsing import launch_options  # noqa: E402
+
 import build  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 START_TIMEOUT = 300_000
 
 
@@ -156,9 +147,7 @@ def main() -> int:
     url += "?lang=en"
     results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "warm2": [], "click": [], "bytes": []}
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
-        )
+        browser = p.chromium.launch(**launch_options())
         for _ in range(args.runs):
             context = browser.new_context()
             page = context.new_page()

@@ -140,9 +140,7 @@ def main() -> int:
     keys = ("feedback", "first roll", "later rolls", "switch system", "switch language", "open fight", "fight attack")
     results: dict[str, list[float]] = {k: [] for k in keys}
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium"), args=bench_site.CHROMIUM_ARGS
-        )
+        browser = p.chromium.launch(**bench_site.launch_options())
         for _ in range(args.runs):
             context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
             page = context.new_page()

@@ -3,18 +3,14 @@
     python docs/screenshots.py            # writes docs/screenshots/*.png
 
 Starts ``panel serve webapp/app.py`` on a free port and drives Debian's
-chromium (``/usr/bin/chromium``, or ``$KOSTKA_CHROMIUM``) with Playwright.
+chromium (``/usr/bin/chromium``, or ``$KOSTKA_CHROMIUM``) with Playwright, as the
+browser tests do (tests/browsing.py).
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -22,8 +18,8 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
-CHROMIUM = os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+sys.path.insert(0, str(ROOT / "tests"))
+from browsing import launch_options, served_app  # noqa: E402
 
 SHOTS = [
     # (file, viewport, query, button to press)
@@ -111,59 +107,21 @@ SHOTS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    log = tempfile.TemporaryFile()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "panel",
-            "serve",
-            "webapp/app.py",
-            "--port",
-            str(port),
-            "--address",
-            "127.0.0.1",
-            "--allow-websocket-origin",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}/app"
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        for _ in range(200):
-            try:
-                direct.open(base, timeout=10).close()
-                break
-            except OSError:
-                time.sleep(0.3)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            for name, (width, height), query, button in SHOTS:
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.goto(f"{base}?{urlencode(query)}")
-                page.locator("html[data-kostka=ready]").wait_for(state="attached")
-                page.get_by_role("button", name=button, exact=True).click()
-                page.get_by_test_id("outcome").wait_for()
-                page.wait_for_timeout(500)
-                page.screenshot(path=str(OUT / name), full_page=True)
-                print("wrote", OUT / name)
-                page.close()
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as tmp, served_app(Path(tmp) / "serve.log") as base, sync_playwright() as p:
+        browser = p.chromium.launch(**launch_options())
+        for name, (width, height), query, button in SHOTS:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}?{urlencode(query)}")
+            page.locator("html[data-kostka=ready]").wait_for(state="attached")
+            page.get_by_role("button", name=button, exact=True).click()
+            page.get_by_test_id("outcome").wait_for()
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(OUT / name), full_page=True)
+            print("wrote", OUT / name)
+            page.close()
+        browser.close()
     return 0
 
 

@@ -6,7 +6,9 @@ The modules, in the order a build runs them (:func:`kostka_build.assemble.build`
 - :mod:`~kostka_build.config` — the pins (Pyodide, Panel, Bokeh and every wheel), the paths, the
   site's layout and its Content-Security-Policy; constants only;
 - :mod:`~kostka_build.fetch` — the ingredients, into the git-ignored ``.cache/``: npm ``pyodide``,
-  Pyodide's binary wheels (checked against its lock), pure wheels, the two sdist-built ones;
+  Pyodide's binary wheels (checked against its lock), pure wheels, the build tools, the two
+  sdist-built ones (fetched at once with our wheel and ``panel convert``:
+  :func:`kostka_build.assemble.gather`);
 - :mod:`~kostka_build.wheels` — our own wheels, trimming, bytecode, the site's ``pyodide-lock.json``;
 - :mod:`~kostka_build.convert` — ``panel convert`` and the rewriting of its page;
 - :mod:`~kostka_build.snapshot` — the interpreter snapshot the worker restores;

@@ -7,15 +7,28 @@ import base64
 import hashlib
 import json
 import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from . import config
 from .convert import Assets, extract_app_code, panel_convert, rewrite_html
-from .fetch import fetch_all, find_wheel
+from .fetch import (
+    build_sdist_pure_wheels,
+    fetch_build_tools,
+    fetch_lock_wheels,
+    fetch_pure_wheels,
+    fetch_pyodide_core,
+    find_wheel,
+)
 from .snapshot import make_snapshot
-from .util import BuildError, integrity, log, program, sha256_integrity, write
+from .util import BuildError, Timings, cpu_seconds, integrity, log, program, sha256_integrity, write
 from .verify import verify_site
-from .wheels import assemble_packages, check_app_imports
+from .wheels import assemble_packages, build_own_wheel, check_app_imports
+
+T = TypeVar("T")
 
 
 def write_worker(site: Path, code: str, packages: list[str], lock_packages: dict, snapshot: list[Path]) -> None:
@@ -114,40 +127,79 @@ def is_up_to_date(site: Path = config.SITE) -> bool:
     return stamp.is_file() and stamp.read_text() == source_fingerprint()
 
 
-def build(site: Path = config.SITE, cache: Path = config.CACHE) -> dict:
-    """Build the whole site into ``site`` (written beside it first, then put in its place)."""
+def gather(
+    cache: Path = config.CACHE, timings: Timings | None = None
+) -> tuple[Path, dict, dict[str, Path], dict[str, Path], Path, tuple[str, str]]:
+    """What the site is made from, fetched and made at once (the downloads wait on the network more
+    than on the machine, and the steps of a first build use both cores): the Pyodide core and its
+    lock, its binary wheels, the pure wheels (PyPI's and the two built here), our wheel, and
+    ``panel convert``'s page and worker."""
+    timings = timings or Timings()
+    cache.mkdir(exist_ok=True)
+
+    def timed(name: str, job: Callable[[], T]) -> Callable[[], T]:
+        def run_timed() -> T:
+            with timings.step("  " + name, alone=False):
+                return job()
+
+        return run_timed
+
+    def converted(tools: Future[Path]) -> tuple[Path, tuple[str, str]]:
+        own = build_own_wheel(tools.result(), cache)
+        return own, panel_convert(own.name, cache)
+
+    with timings.step("fetched and made at once"), ThreadPoolExecutor(5) as pool:
+        core = pool.submit(timed("npm pyodide", lambda: fetch_pyodide_core(cache)))
+        pure = pool.submit(timed("pure wheels from PyPI", lambda: fetch_pure_wheels(cache)))
+        tools = pool.submit(timed("build tools", lambda: fetch_build_tools(cache)))
+        sdist = pool.submit(
+            timed("pyyaml, markupsafe built pure", lambda: build_sdist_pure_wheels(tools.result, cache))
+        )
+        page = pool.submit(timed("our wheel, then panel convert", lambda: converted(tools)))
+        lock = json.loads((core.result() / "pyodide-lock.json").read_text())
+        lock_wheels = fetch_lock_wheels(lock, cache)
+        own, converted_page = page.result()
+        return core.result(), lock, lock_wheels, {**pure.result(), **sdist.result()}, own, converted_page
+
+
+def build(site: Path = config.SITE, cache: Path = config.CACHE, timings: Timings | None = None) -> dict:
+    """Build the whole site into ``site`` (written beside it first, then put in its place); the
+    wall and CPU time of each step is printed at the end (and kept in ``timings``)."""
+    timings = timings or Timings()
+    started, cpu = time.perf_counter(), cpu_seconds()
     fingerprint = source_fingerprint()
-    core, lock, lock_wheels, pure = fetch_all(cache)
+    core, lock, lock_wheels, pure, own, (html, worker_js) = gather(cache, timings)
     tmp = site.with_name(site.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     pyodide_dir = tmp / config.PYODIDE_SITE_DIR
     pyodide_dir.mkdir(parents=True)
     for name in config.CORE_FILES:
         shutil.copy2(core / name, pyodide_dir / name)
-    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, pyodide_dir, cache)
+    packages, lock_packages = assemble_packages(core, lock, lock_wheels, pure, own, pyodide_dir, cache, timings)
     check_app_imports(lock_packages)
-
-    html, worker_js = panel_convert(lock_packages["kostka"]["file_name"], cache)
-    assets = Assets(
-        tmp,
-        find_wheel(cache / "pure", "panel", config.PANEL_VERSION),
-        find_wheel(cache / "pure", "bokeh", config.BOKEH_VERSION),
-    )
-    assets.ship_panel_runtime_css()
-    strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
-    write(tmp / "index.html", rewrite_html(html, assets, strings))
-    code = extract_app_code(worker_js)
+    with timings.step("the page rewritten, Panel's and Bokeh's files copied"):
+        assets = Assets(
+            tmp,
+            find_wheel(cache / "pure", "panel", config.PANEL_VERSION),
+            find_wheel(cache / "pure", "bokeh", config.BOKEH_VERSION),
+        )
+        assets.ship_panel_runtime_css()
+        strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
+        write(tmp / "index.html", rewrite_html(html, assets, strings))
+        code = extract_app_code(worker_js)
     snapshot = make_snapshot(
-        core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache
+        core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache, timings
     )
-    write_worker(tmp, code, packages, lock_packages, snapshot)
-    copy_static(tmp)
-    version = write_service_worker(tmp)
-    verify_site(tmp, packages, lock_packages)
+    with timings.step("worker, static files, service worker, checks"):
+        write_worker(tmp, code, packages, lock_packages, snapshot)
+        copy_static(tmp)
+        version = write_service_worker(tmp)
+        verify_site(tmp, packages, lock_packages)
     (tmp / ".build-stamp").write_text(fingerprint)
     shutil.rmtree(site, ignore_errors=True)
     tmp.rename(site)
     files = [p for p in site.rglob("*") if p.is_file() and p.name != ".build-stamp"]
     total = sum(p.stat().st_size for p in files)
     log(f"site/ built: {total / 1e6:.1f} MB in {len(files)} files, cache version {version}")
-    return {"bytes": total, "version": version, "packages": packages}
+    log(f"{time.perf_counter() - started:.1f} s (CPU {cpu_seconds() - cpu:.1f} s), by step:\n" + timings.table())
+    return {"bytes": total, "version": version, "packages": packages, "timings": timings.steps}

@@ -61,6 +61,11 @@ PURE_WHEELS = {
 SDIST_PURE_WHEELS = {"pyyaml": "6.0.2", "markupsafe": "3.0.2"}
 # What makes each of them leave its extension out instead of trying to compile it.
 SDIST_PURE_ENV = {"CC": "/bin/false", "CXX": "/bin/false", "PYYAML_FORCE_LIBYAML": "0"}
+# The build tools of the three wheels built here (ours and those two): what their pyproject.toml
+# files ask for, without pyyaml's Cython (its pure build does not use it). Installed once into
+# .cache/build-tools and shared by the three builds, instead of pip installing them afresh into an
+# isolated environment for each build.
+BUILD_TOOLS = ("setuptools>=70.1", "wheel")
 
 # Declared dependencies the site deliberately does not ship: nothing the app runs imports them.
 NOT_SHIPPED = {

@@ -1,6 +1,7 @@
 """The ingredients of the site, fetched into the git-ignored ``.cache/`` once: npm ``pyodide``
-(the core runtime), Pyodide's binary wheels (checked against its lock), pure wheels from PyPI, and
-the two packages built from their sdists without a compiler. The three downloads run at once."""
+(the core runtime), Pyodide's binary wheels (checked against its lock), pure wheels from PyPI, the
+build tools, and the two packages built from their sdists without a compiler. (They are fetched at
+once: :func:`kostka_build.assemble.gather`.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import shutil
 import sys
 import tarfile
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 
 from . import config
@@ -116,10 +117,45 @@ def fetch_pure_wheels(cache: Path = config.CACHE) -> dict[str, Path]:
     return out
 
 
-def build_sdist_pure_wheels(cache: Path = config.CACHE) -> dict[str, Path]:
+def fetch_build_tools(cache: Path = config.CACHE) -> Path:
+    """setuptools and wheel (``BUILD_TOOLS``) in .cache/build-tools, for :func:`pip_wheel`."""
+    dest = cache / "build-tools"
+    done = dest / ".installed"
+    if not done.is_file() or done.read_text() != repr(config.BUILD_TOOLS):
+        shutil.rmtree(dest, ignore_errors=True)
+        log(f"pip install {' '.join(config.BUILD_TOOLS)} (the build tools)")
+        run([sys.executable, "-m", "pip", "install", "-q", "--target", str(dest), *config.BUILD_TOOLS])
+        done.write_text(repr(config.BUILD_TOOLS))
+    return dest
+
+
+def pip_wheel(specs: list[str], dest: Path, tools: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    """``pip wheel --no-deps`` of ``specs`` into ``dest``, built with the build tools in ``tools``
+    (:func:`fetch_build_tools`) rather than in an isolated environment of their own."""
+    path = os.pathsep.join(p for p in [str(tools), os.environ.get("PYTHONPATH", "")] if p)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dest),
+            *extra,
+            *specs,
+        ],
+        env={**os.environ, **(env or {}), "PYTHONPATH": path},
+    )
+
+
+def build_sdist_pure_wheels(tools: Callable[[], Path], cache: Path = config.CACHE) -> dict[str, Path]:
     """pyyaml / markupsafe: built from their sdists in their pure mode (no C compiler, libyaml off),
     checked to hold no compiled extension and tagged py3-none-any. Only these two are built from
-    source: their build tools come as ordinary wheels."""
+    source: their build tools come as ordinary wheels (``tools()`` gives their folder, asked for
+    only when a wheel is to be built)."""
     dest = cache / "sdist-pure"
     out, todo = {}, {}
     for name, ver in config.SDIST_PURE_WHEELS.items():
@@ -132,21 +168,13 @@ def build_sdist_pure_wheels(cache: Path = config.CACHE) -> dict[str, Path]:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         log(f"building pure {', '.join(todo)} from their sdists (no compiler)")
-        run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "wheel",
-                "-q",
-                "--no-deps",
-                "--no-binary",
-                ",".join(todo),
-                "-w",
-                str(work),
-                *(f"{n}=={v}" for n, v in todo.items()),
-            ],
-            env={**os.environ, **config.SDIST_PURE_ENV},
+        pip_wheel(
+            [f"{n}=={v}" for n, v in todo.items()],
+            work,
+            tools(),
+            "--no-binary",
+            ",".join(todo),
+            env=config.SDIST_PURE_ENV,
         )
         for name, ver in todo.items():
             out[name] = retag_pure(find_wheel(work, name, ver), dest)
@@ -169,18 +197,3 @@ def retag_pure(wheel: Path, dest: Path) -> Path:
                 )
             zout.writestr(item.filename, data)
     return target
-
-
-def fetch_all(cache: Path = config.CACHE) -> tuple[Path, dict, dict[str, Path], dict[str, Path]]:
-    """Everything the site is made of that is not ours, fetched at once (each step waits on the
-    network more than on the machine): the Pyodide core and its lock, its binary wheels, and the
-    pure wheels (PyPI's and the two built here)."""
-    cache.mkdir(exist_ok=True)
-    with ThreadPoolExecutor(3) as pool:
-        core = pool.submit(fetch_pyodide_core, cache)
-        pure = pool.submit(fetch_pure_wheels, cache)
-        sdist = pool.submit(build_sdist_pure_wheels, cache)
-        core_dir = core.result()
-        lock = json.loads((core_dir / "pyodide-lock.json").read_text())
-        lock_wheels = fetch_lock_wheels(lock, cache)
-        return core_dir, lock, lock_wheels, {**pure.result(), **sdist.result()}

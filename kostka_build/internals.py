@@ -89,10 +89,22 @@ OBJECT_NAMES = [
     ("bokeh.document.Document()", "_session_context"),  # webapp/startup.py: as write_doc leaves it
     ("bokeh.document.Document().callbacks", "_held_events"),  # webapp/startup.py: held changes dropped
     ("bokeh.document.Document().models", "freeze"),  # webapp/views/common.py
+    # webapp/views/shell.py (quiet_location): the watcher that parses the address for synced parameters
+    ("panel.io.location.Location", "_update_synced"),
+    ("panel.io.location.Location()", "_synced"),
 ]
+# The messages between the page (Panel's pyodide_handler.js) and the site's worker
+# (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page
+# must handle, and what it handles, which the page must send.
+WORKER_SENDS = ("patch", "render", "idle")
+WORKER_HANDLES = ("rendered", "patch", "location")
 # Pyodide's private loader options and snapshot API (static/worker.js, programs/snapshot.js), found
 # in its pyodide.js / pyodide.asm.js.
 PYODIDE_NAMES = ["_makeSnapshot", "_loadSnapshot", "_snapshotDeserializer", "makeMemorySnapshot"]
+# Private names of Pyodide's own Python's standard library (python_stdlib.zip) that the build's
+# programs use: the bytecode compiler (programs/pyc_compiler.py) writes .pyc files as the import
+# system does.
+PYODIDE_STDLIB_NAMES = {"importlib/_bootstrap_external.py": ["_code_to_timestamp_pyc"]}
 # The first word of a Pyodide 0.27 memory snapshot (static/worker.js checks it before restoring).
 PYODIDE_SNAPSHOT_MAGIC = 1886286592
 PYODIDE_SNAPSHOT_RELEASE = PYODIDE_VERSION

@@ -21,29 +21,20 @@ multiple of 4, the memory snapshot, then each file's bytes in order.
 
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
-import subprocess
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import config, internals
-from .util import BuildError, log, program, write
+from .util import BuildError, Timings, gzip_compress, log, program, run_in_node, write
 
 SNAPSHOT_MAGIC = 0x4B53544B  # "KTSK" (static/worker.js: CONTAINER_MAGIC)
 
 
 def run_snapshot_job(job: dict, what: str) -> str:
-    try:
-        proc = subprocess.run(
-            ["node", "-e", program("snapshot.js")], input=json.dumps(job), capture_output=True, text=True
-        )
-    except FileNotFoundError as exc:
-        raise BuildError(f"{what} needs Node.js (the 'node' command): {exc}") from exc
-    if proc.returncode != 0:
-        raise BuildError(f"{what} under Pyodide in Node failed:\n{proc.stderr[-3000:]}")
-    return proc.stdout
+    return run_in_node("snapshot.js", job, what)
 
 
 def pack_snapshot(memory: bytes, files: list[tuple[str, bytes]]) -> bytes:
@@ -69,7 +60,7 @@ def unpack_snapshot(container: bytes) -> tuple[bytes, list[tuple[str, bytes]]]:
 
 def snapshot_parts(container: bytes) -> list[bytes]:
     """The container compressed and cut into the parts the site ships."""
-    data = gzip.compress(container, compresslevel=9, mtime=0)
+    data = gzip_compress(container, 9)
     return [data[i : i + config.SNAPSHOT_PART_BYTES] for i in range(0, len(data), config.SNAPSHOT_PART_BYTES)]
 
 
@@ -84,8 +75,11 @@ def prepared_page_code(code: str) -> str:
     return head
 
 
-def make_snapshot(core: Path, wheels: list[Path], code: str, out_dir: Path, cache: Path = config.CACHE) -> list[Path]:
+def make_snapshot(
+    core: Path, wheels: list[Path], code: str, out_dir: Path, cache: Path = config.CACHE, timings: Timings | None = None
+) -> list[Path]:
     """Write the snapshot's parts into ``out_dir`` (the site's Pyodide folder), once checked; return them in order."""
+    timings = timings or Timings()
     log("making the interpreter snapshot (Pyodide in Node)")
     work = cache / "snapshot"
     shutil.rmtree(work, ignore_errors=True)
@@ -97,25 +91,37 @@ def make_snapshot(core: Path, wheels: list[Path], code: str, out_dir: Path, cach
         program("snapshot_languages.py"),
         program("snapshot_pack.py"),
     ]
-    run_snapshot_job(
-        {**job, "mode": "make", "wheels": [str(w) for w in wheels], "panelRoot": config.PANEL_ROOT, "python": python},
-        "making the interpreter snapshot",
-    )
-    # what the worker runs on a restored copy, in Russian: the Russian app's document must come
-    # out; then that app rolls in each system and switches to Czech (reading the files they need)
-    result = json.loads(
+    with timings.step("snapshot made (Pyodide in Node)"):
         run_snapshot_job(
-            {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")},
-            "running the app on the restored snapshot",
+            {
+                **job,
+                "mode": "make",
+                "wheels": [str(w) for w in wheels],
+                "panelRoot": config.PANEL_ROOT,
+                "python": python,
+            },
+            "making the interpreter snapshot",
         )
-    )
+
+    # what the worker runs on a restored copy, in Russian: the Russian app's document must come
+    # out; then that app rolls in each system and switches to Czech (reading the files they need).
+    # Meanwhile (the check only reads the snapshot) its parts are packed and compressed.
+    def check() -> dict:
+        with timings.step("  snapshot checked (restored, the app used)", alone=False):
+            job_check = {**job, "mode": "check", "code": program("welcome.py"), "use": program("snapshot_use.py")}
+            return json.loads(run_snapshot_job(job_check, "running the app on the restored snapshot"))
+
+    with timings.step("snapshot checked, and packed and compressed, at once"), ThreadPoolExecutor(1) as pool:
+        checked = pool.submit(check)
+        with timings.step("  snapshot packed and compressed", alone=False):
+            with zipfile.ZipFile(work / "files.zip") as zf:
+                files = [(info.filename, zf.read(info)) for info in zf.infolist()]
+            parts = snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))
+        result = checked.result()
     if not (result["docs"] > 10_000 and result["roll"] and result["rolls"] == 3):
         raise BuildError(f"the app did not draw on the restored interpreter snapshot: {result}")
-    with zipfile.ZipFile(work / "files.zip") as zf:
-        files = [(info.filename, zf.read(info)) for info in zf.infolist()]
-    paths = []
-    for i, part in enumerate(snapshot_parts(pack_snapshot((work / "memory.bin").read_bytes(), files))):
-        paths.append(out_dir / config.SNAPSHOT_PART.format(i))
-        write(paths[-1], part)
+    paths = [out_dir / config.SNAPSHOT_PART.format(i) for i in range(len(parts))]
+    for path, part in zip(paths, parts, strict=True):
+        write(path, part)
     shutil.rmtree(work)
     return paths

@@ -10,15 +10,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 from . import config
-from .fetch import find_wheel
+from .fetch import find_wheel, pip_wheel
 from .internals import PANEL_PATCHES
-from .util import BuildError, log, norm, program, run, sha256
+from .util import BuildError, Timings, log, norm, program, run_in_node, sha256
 
 
 def build_standin_wheel(cache: Path = config.CACHE) -> Path:
@@ -45,11 +44,12 @@ def build_standin_wheel(cache: Path = config.CACHE) -> Path:
     return wheel
 
 
-def build_own_wheel(cache: Path = config.CACHE) -> Path:
+def build_own_wheel(tools: Path, cache: Path = config.CACHE) -> Path:
+    """Our wheel (engine, webapp), built by pip with the build tools in ``tools``."""
     dest = cache / "own"
     shutil.rmtree(dest, ignore_errors=True)
     log("pip wheel --no-deps . (kostka)")
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(config.ROOT)])
+    pip_wheel([str(config.ROOT)], dest, tools)
     wheel = find_wheel(dest, "kostka")
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
@@ -123,16 +123,10 @@ def trim_wheel(src: Path, dest_dir: Path, patch: dict[str, tuple[bytes, bytes]] 
     return dest
 
 
-def assemble_packages(
-    core: Path,
-    lock: dict,
-    lock_wheels: dict[str, Path],
-    pure: dict[str, Path],
-    out_dir: Path,
-    cache: Path = config.CACHE,
-) -> tuple[list[str], dict]:
-    """Copy/trim every wheel into the site's Pyodide folder, check dependencies, write our pyodide-lock.json."""
-    own = build_own_wheel(cache)
+def trim_wheels(
+    lock: dict, lock_wheels: dict[str, Path], pure: dict[str, Path], own: Path, out_dir: Path, cache: Path
+) -> tuple[dict[str, dict], dict[str, Path]]:
+    """Every wheel trimmed into ``out_dir``: the lock's entries of Pyodide's own, and the others by name."""
     packages: dict[str, dict] = {}
     for name, path in lock_wheels.items():
         # verified against the official lock already; trimmed like the others, so our lock has its own hash
@@ -141,9 +135,28 @@ def assemble_packages(
     trimmed_wheels = {}
     for name, path in {**pure, "kostka": own, config.STANDINS_WHEEL: build_standin_wheel(cache)}.items():
         trimmed_wheels[name] = trim_wheel(path, out_dir, PANEL_PATCHES if name == "panel" else None)
+    return packages, trimmed_wheels
+
+
+def assemble_packages(
+    core: Path,
+    lock: dict,
+    lock_wheels: dict[str, Path],
+    pure: dict[str, Path],
+    own: Path,
+    out_dir: Path,
+    cache: Path = config.CACHE,
+    timings: Timings | None = None,
+) -> tuple[list[str], dict]:
+    """Copy/trim every wheel (``own`` is ours) into the site's Pyodide folder, check dependencies,
+    write our pyodide-lock.json."""
+    timings = timings or Timings()
+    with timings.step("wheels trimmed"):
+        packages, trimmed_wheels = trim_wheels(lock, lock_wheels, pure, own, out_dir, cache)
     # our own code stays source (readable tracebacks); third-party code ships as bytecode
     if not os.environ.get("KOSTKA_SOURCE_WHEELS"):  # set it to ship source (e.g. to debug in the browser)
-        precompile_wheels(core, [w for n, w in trimmed_wheels.items() if n in pure], cache)
+        with timings.step("bytecode (Pyodide in Node)"):
+            precompile_wheels(core, [w for n, w in trimmed_wheels.items() if n in pure], cache)
     requires = {}
     for name, trimmed in trimmed_wheels.items():
         meta, tops = read_metadata(trimmed)
@@ -209,14 +222,7 @@ def precompile_wheels(core: Path, wheels: list[Path], cache: Path = config.CACHE
         "wheels": [w.name for w, _ in todo],
         "code": program("pyc_compiler.py"),
     }
-    try:
-        proc = subprocess.run(
-            ["node", "-e", program("pyc_compiler.js")], input=json.dumps(job), capture_output=True, text=True
-        )
-    except FileNotFoundError as exc:
-        raise BuildError(f"compiling wheels needs Node.js (the 'node' command): {exc}") from exc
-    if proc.returncode != 0:
-        raise BuildError(f"compiling wheels under Pyodide failed:\n{proc.stderr[-3000:]}")
+    run_in_node("pyc_compiler.js", job, "compiling wheels")
     for wheel, key in todo:
         shutil.copy2(work / wheel.name, key)
         shutil.copy2(work / wheel.name, wheel)

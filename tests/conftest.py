@@ -6,24 +6,12 @@ import os
 import shutil
 
 import pytest
+from browsing import CHROMIUM, launch_options
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", max_examples=200, deadline=None)
 settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-CHROMIUM = os.environ.get("KOSTKA_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 @pytest.fixture(scope="session")
@@ -33,4 +21,4 @@ def browser_type_launch_args(browser_type_launch_args):
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package")
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, **launch_options()}

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from kostka_build import config, fetch, snapshot
+from kostka_build import config, fetch, snapshot, util
 from kostka_build.util import BuildError
 
 WHEEL = "fake_binary-1.0-cp312-cp312-pyodide_2024_0_wasm32.whl"
@@ -39,6 +39,21 @@ def test_a_binary_wheel_that_differs_from_the_official_lock_stops_the_build(lock
         BuildError, match=r"sha256 MISMATCH for fake_binary.*Refusing to ship an unverified binary wheel"
     ):
         fetch.fetch_lock_wheels(entry, tmp_path, ("fake-binary",))
+
+
+@pytest.mark.parametrize("size", [0, 3, 1000, 1 << 16, 3 * (1 << 16) + 17])
+def test_the_snapshot_compressed_in_pieces_is_one_gzip_member_of_the_same_bytes(size):
+    rng = random.Random(size)
+    # compressible across the pieces' edges: words repeated from far before, runs of zeros, noise
+    words = [rng.randbytes(rng.randint(3, 40)) for _ in range(50)]
+    data = b"".join(rng.choice(words) if rng.random() < 0.9 else bytes(300) for _ in range(size))[:size]
+    packed = util.gzip_compress(data, 9, piece=1 << 14)
+    assert gzip.decompress(packed) == data
+    assert packed[:10] == gzip.compress(data, 9, mtime=0)[:10]  # the header gzip writes: no name, no time
+    if size <= 1 << 14:  # a single piece: byte for byte what gzip makes
+        assert packed == gzip.compress(data, 9, mtime=0)
+    else:  # the dictionary carried over: hardly larger than in one piece
+        assert len(packed) < len(gzip.compress(data, 9, mtime=0)) * 1.01 + 64
 
 
 def test_the_snapshot_container_round_trips_through_its_parts():

@@ -9,10 +9,12 @@ import importlib.metadata
 import importlib.util
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import bokeh.document
 import panel
+import panel.io.location
 import pytest
 
 from kostka_build import config, internals
@@ -85,8 +87,21 @@ def test_the_private_attributes_are_there(what, name):
         "bokeh.document.Document()": bokeh.document.Document(),
         "bokeh.document.Document().callbacks": bokeh.document.Document().callbacks,
         "bokeh.document.Document().models": bokeh.document.Document().models,
+        "panel.io.location.Location": panel.io.location.Location,
+        "panel.io.location.Location()": panel.io.location.Location(),
     }
     assert hasattr(objects[what], name), f"{what} has no {name}"
+
+
+def test_the_page_and_the_worker_speak_the_same_messages():
+    handler = (PANEL / "_templates" / "pyodide_handler.js").read_text(encoding="utf-8")
+    worker = (config.STATIC / "worker.js").read_text(encoding="utf-8")
+    for kind in internals.WORKER_SENDS:
+        assert re.search(rf"type: ?[\"']{kind}[\"']", worker), f"static/worker.js no longer sends {kind!r}"
+        assert re.search(rf"msg\.type === [\"']{kind}[\"']", handler), f"Panel's page no longer handles {kind!r}"
+    for kind in internals.WORKER_HANDLES:
+        assert re.search(rf"msg\.type === [\"']{kind}[\"']", worker), f"static/worker.js no longer handles {kind!r}"
+        assert re.search(rf"[\"']?type[\"']?: ?[\"']{kind}[\"']", handler), f"Panel's page no longer sends {kind!r}"
 
 
 @pytest.mark.skipif(not NPM.is_dir(), reason="the npm pyodide package is fetched by python build.py")
@@ -95,6 +110,11 @@ def test_pyodide_has_the_snapshot_api_the_worker_uses():
     code = (NPM / "pyodide.js").read_text(encoding="utf-8") + (NPM / "pyodide.asm.js").read_text(encoding="utf-8")
     missing = [name for name in internals.PYODIDE_NAMES if name not in code]
     assert missing == [], f"pyodide {config.PYODIDE_VERSION} lacks {missing}"
+    with zipfile.ZipFile(NPM / "python_stdlib.zip") as stdlib:
+        for module, names in internals.PYODIDE_STDLIB_NAMES.items():
+            source = stdlib.read(module).decode("utf-8")
+            missing = [name for name in names if not re.search(rf"^def {name}\b", source, re.M)]
+            assert missing == [], f"pyodide {config.PYODIDE_VERSION}'s {module} lacks {missing}"
     worker = (config.STATIC / "worker.js").read_text(encoding="utf-8")
     assert f"const SNAPSHOT_MAGIC = {internals.PYODIDE_SNAPSHOT_MAGIC};" in worker
     for name in ("_loadSnapshot", "_snapshotDeserializer"):

@@ -9,12 +9,10 @@ held = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, 
 shared = sorted(f for f in held if ".so" in f.rsplit("/", 1)[-1])
 if shared:  # Pyodide 0.27 cannot restore a loaded shared library
     raise RuntimeError(f"the snapshot would hold shared libraries: {shared}")
-with zipfile.ZipFile("/tmp/files.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+with zipfile.ZipFile("/tmp/files.zip", "w") as out:  # stored: the build reads it, then compresses all at once
     for folder, _dirs, files in sorted(os.walk(SITE_PACKAGES)):
         for name in sorted(files):
             path = f"{folder}/{name}"
             if path not in held and not path.endswith(".dist-info/RECORD"):  # read by installers only
-                out.writestr(
-                    zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1 :]), open(path, "rb").read(), zipfile.ZIP_DEFLATED, 9
-                )
+                out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1 :]), open(path, "rb").read())
 del held

@@ -1,72 +1,24 @@
-"""Fixtures shared by the browser tests against ``panel serve``."""
+"""Fixtures shared by the browser tests: the app under ``panel serve`` (``app_url``), and the built
+static site (``site``, ``server``, ``site_url``; their helpers, and others, are in pages.py)."""
 
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from browsing import served_app
+from pages import Server, up_to_date_site
 
 
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory):
     """``panel serve webapp/app.py`` on a free port; yields the app's address."""
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    log = tmp_path_factory.mktemp("panel") / "serve.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "panel",
-                "serve",
-                "webapp/app.py",
-                "--port",
-                str(port),
-                "--address",
-                "127.0.0.1",
-                "--allow-websocket-origin",
-                f"127.0.0.1:{port}",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}/app"
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with direct.open(url, timeout=10) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"panel serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    yield url
-    process.terminate()
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        with served_app(tmp_path_factory.mktemp("panel") / "serve.log") as url:
+            yield url
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(autouse=True)
@@ -77,3 +29,23 @@ def _patient_expect():
 
     expect.set_options(timeout=30_000)
     yield
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """The built site, rebuilt only when its sources changed since the last build."""
+    return up_to_date_site()
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """build.py's own server over the built site."""
+    srv = Server(site)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def site_url(request) -> str:
+    """The built site's address (``KOSTKA_APP_URL`` points the tests at another copy of the app)."""
+    return os.environ.get("KOSTKA_APP_URL") or request.getfixturevalue("server").url

@@ -5,18 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import open_served
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)  # the machine running the tests may be busy
-
-TIMEOUT = 15_000
-
-
-def open_app(page: Page, url: str) -> None:
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url)
-    page.locator("html[data-kostka=ready]").wait_for(state="attached")  # address and storage read
 
 
 def roll_button(page: Page, name: str = "Roll"):
@@ -33,7 +26,7 @@ def p_success(page: Page) -> str:
 
 
 def test_one_ring_fill_roll_and_see_the_dice(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en&sys=one-ring")
+    open_served(page, app_url + "?lang=en&sys=one-ring")
     page.get_by_label("Name").first.fill("Hanar")
     page.get_by_label("Strength", exact=True).fill("7")
     page.get_by_label("Awareness", exact=True).fill("2")
@@ -52,7 +45,7 @@ def test_one_ring_fill_roll_and_see_the_dice(page: Page, app_url: str):
 
 
 def test_odds_chart_changes_when_an_input_changes(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en&sys=one-ring&r_ability=awareness")
+    open_served(page, app_url + "?lang=en&sys=one-ring&r_ability=awareness")
     before = p_success(page)
     chart_before = page.evaluate(CHART_DATA)
     page.get_by_label("Awareness", exact=True).fill("4")
@@ -79,7 +72,7 @@ CHART_DATA = """() => {
 
 
 def test_gurps_skill_modifiers_and_roll(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en")
+    open_served(page, app_url + "?lang=en")
     page.get_by_role("button", name="GURPS", exact=True).click()
     expect(page.get_by_label("Skill 1", exact=True)).to_be_visible()
     page.get_by_label("Skill 1", exact=True).fill("Lockpicking")
@@ -101,7 +94,7 @@ def test_gurps_skill_modifiers_and_roll(page: Page, app_url: str):
 
 
 def test_fate_roll_spends_favour(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en&sys=fate")
+    open_served(page, app_url + "?lang=en&sys=fate")
     page.get_by_label("Skill", exact=True).fill("8")
     page.get_by_label("Favour of the gods", exact=True).fill("2")
     page.get_by_label("Favour to spend").fill("3")
@@ -116,7 +109,7 @@ def test_fate_roll_spends_favour(page: Page, app_url: str):
 
 
 def test_the_url_reproduces_the_screen(page: Page, app_url: str, browser):
-    open_app(page, app_url + "?lang=en")
+    open_served(page, app_url + "?lang=en")
     page.get_by_role("button", name="Fate & Doom", exact=True).click()
     expect(page.get_by_label("Favour of the gods", exact=True)).to_be_visible()
     page.get_by_label("Name").first.fill("Vlasta")
@@ -125,7 +118,7 @@ def test_the_url_reproduces_the_screen(page: Page, app_url: str, browser):
     expect(page).to_have_url(re.compile("difficulty=2"))
     odds = p_success(page)
     fresh = browser.new_context().new_page()  # no storage: only the address
-    open_app(fresh, page.url)
+    open_served(fresh, page.url)
     expect(fresh.get_by_label("Name").first).to_have_value("Vlasta")
     expect(fresh.get_by_label("Skill", exact=True)).to_have_value("9")
     expect(fresh.get_by_label("Difficulty")).to_have_value("2")
@@ -134,7 +127,7 @@ def test_the_url_reproduces_the_screen(page: Page, app_url: str, browser):
 
 
 def test_language_switch_and_memory(page: Page, app_url: str):
-    open_app(page, app_url + "?sys=one-ring&lang=en")
+    open_served(page, app_url + "?sys=one-ring&lang=en")
     expect(roll_button(page)).to_be_visible()
     page.get_by_role("button", name="Русский").click()
     expect(roll_button(page, "Бросить")).to_be_visible()
@@ -146,12 +139,12 @@ def test_language_switch_and_memory(page: Page, app_url: str):
     roll_button(page, "Hodit").click()
     expect(page.get_by_test_id("roll-result")).to_contain_text("Kostka činu")
     # remembered: a plain address opens in Czech
-    open_app(page, app_url)
+    open_served(page, app_url)
     expect(roll_button(page, "Hodit")).to_be_visible()
 
 
 def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en&sys=one-ring&r_ability=awe")
+    open_served(page, app_url + "?lang=en&sys=one-ring&r_ability=awe")
     page.get_by_label("Awareness", exact=True).fill("3")
     page.get_by_label("Awe", exact=True).fill("9")
     expect(page.get_by_label("Awe", exact=True)).to_have_value("9")
@@ -169,14 +162,14 @@ def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_ur
 
 
 def test_characters_survive_a_reload(page: Page, app_url: str):
-    open_app(page, app_url + "?lang=en&sys=fate")
+    open_served(page, app_url + "?lang=en&sys=fate")
     page.get_by_label("Name").first.fill("Bilbo")
     page.get_by_role("button", name="New character").click()
     page.get_by_label("Name").first.fill("Thorin")
     page.get_by_label("Skill", exact=True).fill("10")
     expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Bilbo", "Thorin"])
     page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Thorin')")
-    open_app(page, app_url + "?lang=en&sys=fate")
+    open_served(page, app_url + "?lang=en&sys=fate")
     expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Bilbo", "Thorin"])
     page.get_by_label("Character", exact=True).select_option(label="Thorin")
     expect(page.get_by_label("Skill", exact=True)).to_have_value("10")

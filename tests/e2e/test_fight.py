@@ -5,20 +5,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import SERVED_TIMEOUT, open_served
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 15_000
-expect.set_options(timeout=TIMEOUT)  # two shared cores: a tap may take a few seconds to come back
+expect.set_options(timeout=SERVED_TIMEOUT)  # two shared cores: a tap may take a few seconds to come back
 
 
 def open_fight(page: Page, url: str, hero: str, name_label: str = "Name", fight: str = "Fight") -> None:
     """Open the Fate & Doom screen, name the hero on the skill check's sheet, switch to the fight."""
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url)
-    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    open_served(page, url)
     page.get_by_label(name_label, exact=True).first.fill(hero)
     expect(
         page.get_by_label("Character" if name_label == "Name" else re.compile("^(Персонаж|Postava)$")).locator("option")

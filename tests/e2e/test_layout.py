@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import open_served
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
 
-TIMEOUT = 15_000
 MIN = 44
 VIEWPORTS = {"portrait": (768, 1024), "landscape": (1024, 768), "phone": (390, 844)}
 SCREENS = ["one-ring", "gurps", "fate", "fight", "fight-run"]
@@ -64,10 +64,8 @@ CONTROLS = """() => {
 
 
 def open_screen(page: Page, url: str, screen: str) -> None:
-    page.set_default_timeout(TIMEOUT)
     system = "fate" if screen.startswith("fight") else screen
-    page.goto(f"{url}?lang=en&sys={system}")
-    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    open_served(page, f"{url}?lang=en&sys={system}")
     if screen == "fight-run":  # a hero and a wolf placed, the fight started: the taps of a running fight
         page.get_by_label("Name", exact=True).first.fill("Ada")
         expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
@@ -130,10 +128,8 @@ def overlapping(controls: list[dict]) -> list[tuple[dict, dict]]:
 
 
 def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url: str):
-    page.set_default_timeout(TIMEOUT)
     background = "() => getComputedStyle(document.body).backgroundColor"
-    page.goto(app_url + "?lang=en&sys=one-ring")
-    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    open_served(page, app_url + "?lang=en&sys=one-ring")
     light = page.evaluate(background)
     page.get_by_role("button", name="Dark theme").click()
     page.wait_for_function(f"(light) => ({background})() !== light", arg=light)

@@ -6,43 +6,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-import threading
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
+from pages import STEP_TIMEOUT, seeded, start, started, storage
 from playwright.sync_api import Browser, Page, expect
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
-
-from webapp.state.app import AppState  # noqa: E402
+from webapp.state.app import AppState
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
-READY = "html[data-kostka=ready]"
 ASTRONAUT = "\U0001f469\u200d\U0001f680"
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def stored_characters() -> str:
@@ -52,34 +26,6 @@ def stored_characters() -> str:
     app.gurps.character.param.update(name_text="Gunnar", skills=[{"name": "Guns", "level": "13"}])
     app.fate.character.param.update(name_text="Vera", skill="8")
     return app.characters_json()
-
-
-def seeded(browser: Browser, values: dict[str, str]):
-    """A context whose storage holds ``values`` when its first page opens (not again on a reload)."""
-    context = browser.new_context()
-    context.add_init_script(
-        "if (!window.sessionStorage.getItem('seeded')) {"
-        f" for (const [k, v] of Object.entries({json.dumps(values)})) window.localStorage.setItem(k, v);"
-        " window.sessionStorage.setItem('seeded', '1'); }"
-    )
-    return context
-
-
-def open_app(page: Page, url: str, errors: list[str] | None = None) -> None:
-    if errors is not None:
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_selector(
-        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
-    )
-    assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
-    page.set_default_timeout(STEP_TIMEOUT)
-    page.wait_for_selector(READY, state="attached")
-
-
-def storage(page: Page) -> dict[str, str]:
-    return page.evaluate("() => Object.fromEntries(Object.entries(window.localStorage))")
 
 
 def names_of(page: Page) -> list[str]:
@@ -115,7 +61,7 @@ def test_odd_addresses_never_cost_the_stored_characters_or_the_runtime(browser: 
     page = context.new_page()
     errors: list[str] = []
     for search in ODD_ADDRESSES:
-        open_app(page, site_url + search, errors)
+        start(page, site_url + search, errors)
         alive(page)
         page.get_by_role("button", name="Fate & Doom", exact=True).click()
         page.get_by_label("Character").select_option(label="Vera")
@@ -136,7 +82,7 @@ def test_a_deeply_nested_stored_session_is_kept_aside_and_the_app_runs(browser: 
     context = seeded(browser, {"kostka.session": deep, "kostka.characters": stored_characters()})
     page = context.new_page()
     errors: list[str] = []
-    open_app(page, site_url + "?lang=en", errors)
+    start(page, site_url + "?lang=en", errors)
     expect(page.get_by_test_id("storage-message")).to_contain_text("session code could not be read")
     page.wait_for_timeout(2000)  # the runtime died about 1.5 s after the page was drawn
     alive(page)
@@ -153,7 +99,7 @@ def test_a_stored_400_digit_number_is_said_and_kept_aside(browser: Browser, site
     text = json.dumps(data)
     context = seeded(browser, {"kostka.characters": text})
     page = context.new_page()
-    open_app(page, site_url + "?lang=en")
+    start(page, site_url + "?lang=en")
     expect(page.get_by_test_id("storage-message")).to_contain_text("copy of all stored characters was kept aside")
     expect(page.get_by_label("Name").first).to_have_value("Tilda")  # the rest of her loaded
     expect(page.get_by_label("Lore", exact=True)).to_have_value("4")
@@ -166,7 +112,7 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
     other.one_ring.character.param.update(name_text="Tilda", riddle="3", lore="0")
     context = seeded(browser, {"kostka.characters": stored_characters()})
     page = context.new_page()
-    open_app(page, site_url + "?" + urlencode({"lang": "en", **other.url_state()}))
+    start(page, site_url + "?" + urlencode({"lang": "en", **other.url_state()}))
     expect(page.get_by_test_id("address-note")).to_have_text(
         "The character from the address was added as a new character: Tilda (2)"
     )
@@ -178,7 +124,7 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
     stored = json.loads(storage(page)["kostka.characters"])["systems"]["one-ring"]["characters"]
     assert [(c["name"], c["lore"]) for c in stored] == [("Tilda", "4"), ("Tilda (2)", "0")]
     page.reload()  # the address now names Tilda (2): nothing more is added
-    page.wait_for_selector(READY, state="attached")
+    started(page)
     assert names_of(page) == ["Tilda", "Tilda (2)"]
     context.close()
 
@@ -187,12 +133,12 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
 def test_a_name_that_looks_like_a_number_is_the_same_after_a_reload(browser: Browser, site_url: str, name):
     context = browser.new_context()
     page = context.new_page()
-    open_app(page, site_url + "?lang=en&sys=fate")
+    start(page, site_url + "?lang=en&sys=fate")
     page.get_by_label("Name").first.fill(name)
     expect(page).to_have_url(re.compile(rf"name={name}(&|$)"))
     page.wait_for_function(f"() => (localStorage.getItem('kostka.characters') || '').includes('\"{name}\"')")
     page.reload()
-    page.wait_for_selector(READY, state="attached")
+    started(page)
     assert names_of(page) == [name]
     context.close()
 
@@ -200,7 +146,7 @@ def test_a_name_that_looks_like_a_number_is_the_same_after_a_reload(browser: Bro
 def test_a_name_with_format_characters_follows_one_rule(browser: Browser, site_url: str):
     context = browser.new_context()
     page = context.new_page()
-    open_app(page, site_url + "?lang=en&sys=fate")
+    start(page, site_url + "?lang=en&sys=fate")
     name = page.get_by_label("Name").first
     name.fill(ASTRONAUT + "\u202eAda\u200b")
     expect(name).to_have_value(ASTRONAUT + "Ada")  # the joiner of the emoji kept, the rest dropped
@@ -218,7 +164,7 @@ def test_ten_alike_skill_rows_out_of_range_raise_nothing(browser: Browser, site_
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []
-    open_app(page, site_url + "?" + urlencode({"lang": "en", "sys": "gurps", "name": "A", "skills": rows}), errors)
+    start(page, site_url + "?" + urlencode({"lang": "en", "sys": "gurps", "name": "A", "skills": rows}), errors)
     skill = page.get_by_label("Skill to roll")
     # an option for each of the ten rows (the sheet's own Will, Per, Dodge, Parry and Block follow them)
     assert skill.evaluate("s => Array.from(s.options).filter(o => o.text.startsWith('a')).length") == 10
@@ -232,7 +178,7 @@ def test_ten_alike_skill_rows_out_of_range_raise_nothing(browser: Browser, site_
 def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(browser: Browser, site_url: str):
     context = seeded(browser, {"kostka.characters": stored_characters()})
     page = context.new_page()
-    open_app(page, site_url + "?lang=en&sys=fate")
+    start(page, site_url + "?lang=en&sys=fate")
     for _ in range(2):
         page.get_by_role("button", name="Roll", exact=True).first.click()
     log_rows = page.get_by_test_id("log").locator("tbody tr")
@@ -241,7 +187,7 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
         "() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2"
     )
     page.reload()
-    page.wait_for_selector(READY, state="attached")
+    started(page)
     expect(log_rows).to_have_count(2)  # kept in the browser
     page.get_by_role("button", name="Clear the log", exact=True).click()
     expect(page.get_by_test_id("log")).to_have_text("No rolls yet.")
@@ -285,7 +231,7 @@ def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: 
     ).encode()
     context = browser.new_context()
     page = context.new_page()
-    open_app(page, site_url + "?lang=en")
+    start(page, site_url + "?lang=en")
     chooser = page.locator("input[type=file]").first
     chooser.set_input_files(files=[_file("two.json", two)])
     expect(page.get_by_test_id("import-message")).to_have_text("Imported characters: 2")

@@ -7,21 +7,19 @@ import re
 from dataclasses import replace
 
 import pytest
+from pages import SERVED_TIMEOUT, open_served
 from playwright.sync_api import Page, expect
 
 from engine import links
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 15_000
 XSS = "<img src=x onerror=alert(1)>"
 DICE = "[data-testid=roll-result] svg.die"
 
 
 def open_app(page: Page, url: str) -> None:
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url)
-    page.locator("html[data-kostka=ready]").wait_for(state="attached")
+    open_served(page, url)
     page.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
 
 
@@ -29,7 +27,7 @@ def fresh_page(browser) -> Page:
     """A new browser context: no storage, no cookies, nothing but the address."""
     context = browser.new_context()
     page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
+    page.set_default_timeout(SERVED_TIMEOUT)
     return page
 
 

@@ -10,41 +10,16 @@ panel at all, which it cannot do for models sent before the page is linked.)
 from __future__ import annotations
 
 import re
-import sys
-import threading
-from pathlib import Path
 
 import pytest
+from pages import start
 from playwright.sync_api import Browser, expect
 
 from engine import FateCheck, links
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
-
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_url: str):
@@ -57,12 +32,7 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     unknown: list[str] = []  # Bokeh's complaint about a change to a model the page never received
     page.on("console", lambda m: "isn't known" in m.text and unknown.append(m.text))
-    page.goto(links.link_url(site_url + "?lang=en", payload))
-    page.wait_for_selector(
-        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
-    )
-    assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
-    page.set_default_timeout(STEP_TIMEOUT)
+    start(page, links.link_url(site_url + "?lang=en", payload))
     page.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_have_attribute("data-status", "verified")

@@ -8,39 +8,14 @@ charts an expression as it is typed and rolls it into the status region.
 from __future__ import annotations
 
 import re
-import sys
-import threading
-from pathlib import Path
 
 import pytest
+from pages import ROOT, STEP_TIMEOUT, start
 from playwright.sync_api import Browser, expect
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
 SHEET = ROOT / "tests" / "data" / "gcs" / "goblin-shaman.gcs"
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_a_gcs_sheet_imports_and_free_dice_roll_in_the_browser_build(browser: Browser, site_url: str):
@@ -48,12 +23,7 @@ def test_a_gcs_sheet_imports_and_free_dice_roll_in_the_browser_build(browser: Br
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site_url + "?lang=en")
-    page.wait_for_selector(
-        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
-    )
-    assert not page.locator("html[data-kostka-loader=error]").count(), "the app did not start"
-    page.set_default_timeout(STEP_TIMEOUT)
+    start(page, site_url + "?lang=en")
     expect.set_options(timeout=STEP_TIMEOUT)
 
     page.locator("input[type=file]").first.set_input_files(str(SHEET))

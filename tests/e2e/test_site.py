@@ -12,32 +12,28 @@ import base64
 import hashlib
 import json
 import re
-import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from pages import (
+    LOADER,
+    LOADER_ERROR,
+    LOADER_READY,
+    START_TIMEOUT,
+    Server,
+    build,
+    damage_snapshot,
+    start,
+    started,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from engine import FateCheck, links
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
-
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-# Start-up under Pyodide on two shared CPU cores can be slow: generous limits, no timing asserts.
-START_TIMEOUT = 300_000
-STEP_TIMEOUT = 60_000
-
 # ---- how the tests find things on the page (the web app's accessible names and test ids)
-LOADER_READY = "html[data-kostka-loader=ready]"
-LOADER_ERROR = "html[data-kostka-loader=error]"
-LOADER = "#kostka-loader"
 SYSTEMS = {"one-ring": "The One Ring", "gurps": "GURPS", "fate": "Fate & Doom"}
 ROLL = "Roll"
 RESULT, OUTCOME, ODDS = "roll-result", "outcome", "p-success"
@@ -61,39 +57,7 @@ def roll_button(page: Page):
     return page.get_by_role("button", name=ROLL, exact=True).first
 
 
-# ---- fixtures
-
-
-@pytest.fixture(scope="session")
-def site() -> Path:
-    """The built site, rebuilt only when its sources changed since the last build."""
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    return build.SITE
-
-
-class Server:
-    """build.py's own server (threaded, right MIME types) on a free port, in a background thread."""
-
-    def __init__(self, directory: Path):
-        self.httpd = build.make_server(0, directory)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def server(site):
-    srv = Server(site)
-    yield srv
-    srv.stop()
+# ---- what a page asked for
 
 
 class Traffic:
@@ -116,17 +80,6 @@ def is_local(url: str) -> bool:
     if url.startswith("blob:"):
         url = url[len("blob:") :]
     return urlsplit(url).hostname == "127.0.0.1"
-
-
-def start(page: Page, url: str) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    expect(page.locator(LOADER)).to_be_visible()  # the loading screen is there from the first paint
-    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-    if page.locator(LOADER_ERROR).count():
-        pytest.fail("the app did not start: " + page.locator("#kostka-loader").inner_text() + "\n" + "\n".join(errors))
-    page.set_default_timeout(STEP_TIMEOUT)
 
 
 def roll_in_each_system(page: Page) -> None:
@@ -222,11 +175,6 @@ def test_a_snapshot_or_wheel_that_fails_its_integrity_check_is_refused(browser: 
     context = browser.new_context()
     served: list[str] = []
 
-    def damage_snapshot(route):
-        body = bytearray(route.fetch().body())
-        body[len(body) // 2] ^= 0xFF
-        route.fulfill(status=200, body=bytes(body), content_type="application/octet-stream")
-
     def damage_wheel_once(route):
         served.append(route.request.url)
         if len(served) == 1:  # an empty zip in place of the wheel
@@ -234,7 +182,7 @@ def test_a_snapshot_or_wheel_that_fails_its_integrity_check_is_refused(browser: 
         else:
             route.continue_()
 
-    context.route(f"**/pyodide/{build.SNAPSHOT_PART.format(1)}", damage_snapshot)
+    damage_snapshot(context)
     context.route("**/pyodide/segno-*.whl", damage_wheel_once)
     page = context.new_page()
     start(page, server.url + "?lang=en")
@@ -270,8 +218,7 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(
     expect(reload).to_be_visible()
     for attempt in range(2):
         reload.click() if attempt == 0 else page.reload()
-        page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-        assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+        started(page)
         assert runtime(page) == "boot"
         expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=START_TIMEOUT)
@@ -331,8 +278,7 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     own.stop()
     context.set_offline(True)
     page.reload()
-    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-    assert page.locator(LOADER_READY).count() == 1, page.locator(LOADER).inner_text()
+    started(page)
     assert runtime(page) == "snapshot"
     expect(page.locator(CHART).first).to_be_attached()
     roll_in_each_system(page)
@@ -340,10 +286,7 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     payload = links.encode_roll_link(FateCheck(skill=8, difficulty=1), seed=7, name="Bilbo")
     expected = links.verify(payload).roll
     linked = context.new_page()
-    linked.goto(links.link_url(own.url + "?lang=en", payload))
-    linked.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
-    assert linked.locator(LOADER_READY).count() == 1, linked.locator(LOADER).inner_text()
-    linked.set_default_timeout(STEP_TIMEOUT)
+    start(linked, links.link_url(own.url + "?lang=en", payload))
     linked.get_by_test_id("pinged").wait_for(state="attached")  # the link panel has drawn itself again
     expect(linked.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
     expect(linked.get_by_test_id("link-character")).to_have_text("Bilbo")

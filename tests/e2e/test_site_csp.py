@@ -10,19 +10,12 @@ import functools
 import http.server
 import json
 import re
-import sys
 import threading
-from pathlib import Path
 
 import pytest
+from pages import build, damage_snapshot, start
 from playwright.sync_api import Browser
-from test_site import roll_in_each_system, runtime, site, start  # noqa: F401  (fixtures)
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
+from test_site import roll_in_each_system, runtime
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -49,7 +42,7 @@ class ReportingHandler(build.SiteHandler):
 
 
 @pytest.fixture
-def reporting(site):  # noqa: F811
+def reporting(site):
     ReportingHandler.reports = []
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(ReportingHandler, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -58,7 +51,7 @@ def reporting(site):  # noqa: F811
     httpd.server_close()
 
 
-def test_every_page_carries_the_policy(site):  # noqa: F811
+def test_every_page_carries_the_policy(site):
     for page in site.glob("*.html"):
         meta = re.search(
             r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page.read_text(encoding="utf-8")
@@ -73,13 +66,7 @@ def test_the_app_starts_and_rolls_with_no_policy_violation(browser: Browser, rep
     context = browser.new_context()
     context.add_init_script(LISTEN)
     if boot:  # a damaged snapshot: the worker boots Python and installs the wheels itself
-
-        def damage(route):
-            body = bytearray(route.fetch().body())
-            body[len(body) // 2] ^= 0xFF
-            route.fulfill(status=200, body=bytes(body), content_type="application/octet-stream")
-
-        context.route(f"**/pyodide/{build.SNAPSHOT_PART.format(1)}", damage)
+        damage_snapshot(context)
     page = context.new_page()
     start(page, reporting + "?lang=en")
     assert runtime(page) == ("boot" if boot else "snapshot")

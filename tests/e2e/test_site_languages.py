@@ -5,8 +5,9 @@ language the browser remembered) as it does the English one."""
 from __future__ import annotations
 
 import pytest
+from pages import Server, start
 from playwright.sync_api import Browser, Page
-from test_site import START_TIMEOUT, Server, runtime, server, site, start  # noqa: F401  (fixtures)
+from test_site import runtime
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -36,7 +37,7 @@ def looks(page: Page) -> dict:
 
 
 @pytest.fixture(scope="module")
-def english(browser: Browser, server: Server) -> dict:  # noqa: F811
+def english(browser: Browser, server: Server) -> dict:
     context = browser.new_context()
     page = context.new_page()
     start(page, server.url + "?lang=en")
@@ -57,7 +58,7 @@ def english(browser: Browser, server: Server) -> dict:  # noqa: F811
 )
 def test_a_start_in_russian_or_czech_is_styled_as_the_english_one(
     browser: Browser,
-    server: Server,  # noqa: F811
+    server: Server,
     english,
     query,
     stored,

@@ -7,20 +7,14 @@ from __future__ import annotations
 
 import http.server
 import shutil
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from pages import START_TIMEOUT, build, start, started
 from playwright.sync_api import Browser, Page
-from test_site import START_TIMEOUT, runtime, site, start  # noqa: F401  (fixtures)
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
+from test_site import runtime
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -30,7 +24,7 @@ DAMAGED = f"{build.PYODIDE_SITE_DIR}{build.SNAPSHOT_PART.format(1)}"  # a file B
 
 
 @pytest.fixture(scope="module")
-def build_b(site, tmp_path_factory):  # noqa: F811
+def build_b(site, tmp_path_factory):
     b = tmp_path_factory.mktemp("build-b") / "site"
     shutil.copytree(site, b)
     (b / CHANGED).write_text((site / CHANGED).read_text(encoding="utf-8") + MARK, encoding="utf-8")
@@ -73,7 +67,7 @@ class Host:
 
 
 @pytest.fixture
-def host(site):  # noqa: F811
+def host(site):
     served = Host(site)
     yield served
     served.stop()
@@ -120,7 +114,7 @@ def test_a_build_with_a_damaged_file_is_not_installed_and_the_old_one_stays(
     assert page.evaluate(UPDATE) == "redundant"  # B's install failed
     assert build_caches(page) == before  # and left nothing behind
     page.reload()  # still build A, from its cache, though the host has B
-    page.wait_for_selector("html[data-kostka-loader=ready]", state="attached", timeout=START_TIMEOUT)
+    started(page)
     assert runtime(page) == "snapshot"
     assert page.evaluate(READ) == "A"
     assert build_caches(page) == before
@@ -135,7 +129,7 @@ def test_a_running_page_keeps_its_own_build_until_it_reloads(browser: Browser, h
     installed(page)
     if visit == "later":  # the page and its app worker come from the service worker's cache
         page.reload()
-        page.wait_for_selector("html[data-kostka-loader=ready]", state="attached", timeout=START_TIMEOUT)
+        started(page)
     assert page.evaluate(READ) == "A"
     host.root = build_b
     assert page.evaluate(UPDATE) == "activated"  # B installed whole and took over
@@ -151,7 +145,7 @@ def test_a_running_page_keeps_its_own_build_until_it_reloads(browser: Browser, h
     assert app_worker(fresh).evaluate(READ) == "B"
     assert page.evaluate(READ) == "A"
     page.reload()  # and the old page, once reloaded
-    page.wait_for_selector("html[data-kostka-loader=ready]", state="attached", timeout=START_TIMEOUT)
+    started(page)
     assert page.evaluate(READ) == "B"
     assert app_worker(page).evaluate(READ) == "B"
     context.close()

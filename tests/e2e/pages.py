@@ -1,0 +1,114 @@
+"""What the browser tests share: opening the app under ``panel serve`` (:func:`open_served`), and
+for the built static site (Pyodide in Chromium) ``build`` (the builder's command-line module), its
+server, opening the site and waiting for the app, a browser context with stored data, reading the
+page's storage and damaging a download. The fixtures over them (``app_url``, ``site``, ``server``,
+``site_url``) are in conftest.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+sys.path.remove(str(ROOT))
+
+# Two shared cores: generous limits, and no timing asserts. The served app answers in seconds;
+# the built site first starts Pyodide.
+SERVED_TIMEOUT = 15_000
+START_TIMEOUT = 300_000
+STEP_TIMEOUT = 60_000
+
+LOADER = "#kostka-loader"
+LOADER_READY = "html[data-kostka-loader=ready]"
+LOADER_ERROR = "html[data-kostka-loader=error]"
+APP_READY = "html[data-kostka=ready]"  # the app has read the address and the stored data
+
+
+def open_served(page: Page, url: str) -> None:
+    """Open the app under ``panel serve`` at ``url`` and wait until it has read the address and the
+    stored data."""
+    page.set_default_timeout(SERVED_TIMEOUT)
+    page.goto(url)
+    page.locator(APP_READY).wait_for(state="attached")
+
+
+class Server:
+    """build.py's own server (threaded, right MIME types) on a free port, in a background thread."""
+
+    def __init__(self, directory: Path):
+        self.httpd = build.make_server(0, directory)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def up_to_date_site() -> Path:
+    """The built site, rebuilt only when its sources changed since the last build."""
+    try:
+        if not build.is_up_to_date():
+            build.build()
+    except build.BuildError as exc:
+        pytest.fail(f"python build.py failed: {exc}")
+    return build.SITE
+
+
+def started(page: Page, errors: list[str] | None = None) -> None:
+    """Wait until the page just loaded (opened or reloaded) has its app drawn; fail with the
+    loading screen's words (and ``errors``) if it did not start."""
+    page.wait_for_selector(f"{LOADER_READY}, {LOADER_ERROR}", state="attached", timeout=START_TIMEOUT)
+    if page.locator(LOADER_ERROR).count():
+        pytest.fail("the app did not start: " + page.locator(LOADER).inner_text() + "\n" + "\n".join(errors or []))
+    page.set_default_timeout(STEP_TIMEOUT)
+    page.wait_for_selector(APP_READY, state="attached")
+
+
+def start(page: Page, url: str, errors: list[str] | None = None) -> None:
+    """Open the site at ``url`` and wait for the app. The page's errors go into ``errors`` (console
+    errors too, when a list is given), and into the failure if the app does not start."""
+    seen = [] if errors is None else errors
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    if errors is not None:
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(url)
+    expect(page.locator(LOADER)).to_be_visible()  # the loading screen is there from the first paint
+    started(page, seen)
+
+
+def seeded(browser: Browser, values: dict[str, str]) -> BrowserContext:
+    """A context whose storage holds ``values`` when its first page opens (not again on a reload)."""
+    context = browser.new_context()
+    context.add_init_script(
+        "if (!window.sessionStorage.getItem('seeded')) {"
+        f" for (const [k, v] of Object.entries({json.dumps(values)})) window.localStorage.setItem(k, v);"
+        " window.sessionStorage.setItem('seeded', '1'); }"
+    )
+    return context
+
+
+def storage(page: Page) -> dict[str, str]:
+    """The page's local storage, key by key."""
+    return page.evaluate("() => Object.fromEntries(Object.entries(window.localStorage))")
+
+
+def damage_snapshot(context: BrowserContext, part: int = 1) -> None:
+    """One of the interpreter snapshot's parts arrives with one byte changed: it fails its
+    integrity check, so the worker boots Python afresh and installs the wheels itself."""
+
+    def damage(route: Route) -> None:
+        body = bytearray(route.fetch().body())
+        body[len(body) // 2] ^= 0xFF
+        route.fulfill(status=200, body=bytes(body), content_type="application/octet-stream")
+
+    context.route(f"**/pyodide/{build.SNAPSHOT_PART.format(part)}", damage)
