@@ -40,3 +40,30 @@ def test_the_longest_sheet_the_app_keeps_fits_its_address():
     address = read_address("?" + urlencode(state.url_state()))
     assert address.problems == ()
     assert address.query["skills"] == rows
+
+
+def test_a_big_sheet_is_drawn_a_page_of_rows_at_a_time():
+    from webapp.views.gurps import PAGE_ROWS
+
+    app = KostkaApp()
+    app.import_chars.filename = SHEET.name
+    app.import_chars.value = SHEET.read_bytes()
+    view = app.view_of("gurps")
+    rows = view.skill_rows
+    skills = app.state.gurps.character.skills
+    assert rows.shown == PAGE_ROWS == 20 and len(rows._slots) == 20  # 20 rows of widgets, not 120
+    assert "Rows 1–20 of 120" in rows.where.object and rows.previous.disabled and not rows.next.disabled
+    rows.next.clicks += 1
+    assert [name.value for name, _ in rows.rows] == [s["name"] for s in skills[20:40]]
+    assert rows.rows[0][0].name == "Skill 21" and len(rows._slots) == 20  # the same widgets, other rows
+    rows.roll_buttons_of[0].clicks += 1  # the ⚄ of the row on screen rolls that row
+    assert app.state.gurps.last.ability == skills[20]["name"]
+    rows.rows[1][1].value_input = "17"  # an edit reaches the row shown
+    assert app.state.gurps.character.skills[21]["level"] == "17"
+    rows.add.clicks += 1  # a new row: the last page, where it is
+    assert len(app.state.gurps.character.skills) == 121 and "Rows 121–121 of 121" in rows.where.object
+    assert rows.shown == 1 and rows.rows[0][0].value == ""
+    rows._remove(0)
+    assert len(app.state.gurps.character.skills) == 120 and "Rows 101–120 of 120" in rows.where.object
+    app.tr.lang = "cs"
+    assert "Řádky 101–120 z 120" in rows.where.object

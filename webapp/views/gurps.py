@@ -48,8 +48,18 @@ def _dice(tr: Any, faces: Any, caption: str) -> str:
     return dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in faces], caption)
 
 
+#: Rows of a list drawn at a time: each row is five widgets, and a page of a real GCS sheet's 120
+#: rows drawn at once takes over a minute under Pyodide; the rest are a tap on *Next rows* away.
+PAGE_ROWS = 20
+
+
 class _ListRows(pn.viewable.Viewer):
-    """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``."""
+    """Editable rows of ``{"name", <value_key>}`` dicts in a ``param.List`` of ``owner``.
+
+    At most :data:`PAGE_ROWS` rows are on screen: a window from ``start`` over the list, drawn by
+    the same widgets whichever rows they show (*Previous rows* / *Next rows* move it), so a sheet of
+    200 skills costs what a sheet of 20 does. Widget ``k`` edits row ``start + k``.
+    """
 
     def __init__(
         self,
@@ -69,28 +79,67 @@ class _ListRows(pn.viewable.Viewer):
         self.name_label, self.value_label, self.error_prefix = name_label, value_label, error_prefix
         self.roll_buttons = roll_buttons
         self.keep_toggles = keep_toggles
-        self.rows: list[tuple[Any, Any]] = []
-        self.keeps: list[Any] = []
+        self.start = 0
+        # the widgets of every slot made so far: (name, value), the Keep box, the roll button, the row
+        self._rows: list[tuple[Any, Any]] = []
+        self._keeps: list[Any] = []
+        self._rolls: list[Any] = []
+        self._slots: list[Any] = []
         self.column = pn.Column(margin=0, sizing_mode="stretch_width")
         self.add = button("", width=200)
         view.binder.text(self.add, "name", add_label)
         self.add.on_click(self._add)
+        self.previous = button("", width=150)
+        view.binder.text(self.previous, "name", N_("Previous rows"))
+        self.previous.on_click(lambda e: self.page(-1))
+        self.next = button("", width=150)
+        view.binder.text(self.next, "name", N_("Next rows"))
+        self.next.on_click(lambda e: self.page(1))
+        self.where = html_pane("")
+        self.pager = pn.FlexBox(align_items="center", flex_wrap="wrap")
         owner.param.watch(self._sync, pname)
         view.desk.param.watch(self._errors, "errors")
         view.binder.on_lang(self._relabel)
-        self._rebuild()
+        self._sync()
 
     @property
     def items(self) -> list[dict[str, str]]:
         return getattr(self.owner, self.pname)
 
+    @property
+    def shown(self) -> int:
+        """How many rows are on screen."""
+        return len(self.column.objects)
+
+    @property
+    def rows(self) -> list[tuple[Any, Any]]:
+        """(name, value) fields of the rows on screen."""
+        return self._rows[: self.shown]
+
+    @property
+    def keeps(self) -> list[Any]:
+        return self._keeps[: self.shown]
+
+    @property
+    def roll_buttons_of(self) -> dict[int, Any]:
+        """Slot on screen -> its roll button."""
+        return dict(enumerate(self._rolls[: self.shown]))
+
+    def page(self, step: int) -> None:
+        """Show the previous (-1) or next (+1) rows."""
+        start = self.start + step * PAGE_ROWS
+        if 0 <= start < len(self.items):
+            self.start = start
+            self._sync()
+
     def _add(self, _: Any) -> None:
         if len(self.items) < MAX_ROWS:
-            setattr(
-                self.owner, self.pname, [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}]
-            )
+            items = [*self.items, {"name": "", self.value_key: "10" if self.roll_buttons else "0"}]
+            self.start = (len(items) - 1) // PAGE_ROWS * PAGE_ROWS  # the new row on screen
+            setattr(self.owner, self.pname, items)
 
-    def _set(self, index: int, key: str, value: Any) -> None:
+    def _set(self, slot: int, key: str, value: Any) -> None:
+        index = self.start + slot
         items = [dict(r) for r in self.items]
         if index < len(items) and items[index].get(key) != value:
             items[index][key] = value
@@ -98,80 +147,103 @@ class _ListRows(pn.viewable.Viewer):
                 del items[index][key]
             setattr(self.owner, self.pname, items)
 
-    def _remove(self, index: int) -> None:
+    def _remove(self, slot: int) -> None:
         items = [dict(r) for r in self.items]
+        index = self.start + slot
         if index < len(items):
             del items[index]
+            if self.start >= len(items) and self.start:
+                self.start -= PAGE_ROWS
             setattr(self.owner, self.pname, items)
 
+    def _slot(self, k: int) -> Any:
+        """The widgets of slot ``k``, made once and reused for whatever row it shows."""
+        name = TextInput(value="", width=180, height=70, max_length=60, margin=(2, 5))
+        value = number_input(value="", width=110)
+        name.param.watch(lambda e, k=k: self._set(k, "name", e.new or ""), "value_input")
+        value.param.watch(lambda e, k=k: self._set(k, self.value_key, e.new or ""), "value_input")
+        remove = button("✕", width=48, margin=(22, 4, 0, 4))
+        remove.on_click(lambda e, k=k: self._remove(k))
+        parts: list[Any] = [name, value]
+        if self.keep_toggles:  # a standing modifier stays for every roll; the others go after one
+            keep = checkbox(value=False, width=110, margin=(22, 4, 0, 4))
+            keep.param.watch(lambda e, k=k: self._set(k, "keep", bool(e.new)), "value")
+            self._keeps.append(keep)
+            parts.append(keep)
+        if self.roll_buttons:
+            roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+            roll.on_click(lambda e, k=k: self.view.roll_skill(self.start + k))
+            self._rolls.append(roll)
+            parts.append(roll)
+        parts.append(remove)
+        self._rows.append((name, value))
+        return pn.Row(*parts, margin=0)
+
     def _rebuild(self) -> None:
-        rows = []
-        self.rows = []
-        self.roll_buttons_of: dict[int, Any] = {}
-        self.keeps = []
-        for i, item in enumerate(self.items):
-            name = TextInput(value=item.get("name", ""), width=180, height=70, max_length=60, margin=(2, 5))
-            value = number_input(value=item.get(self.value_key, ""), width=110)
-            name.param.watch(lambda e, i=i: self._set(i, "name", e.new or ""), "value_input")
-            value.param.watch(lambda e, i=i: self._set(i, self.value_key, e.new or ""), "value_input")
-            remove = button("✕", width=48, margin=(22, 4, 0, 4))
-            remove.on_click(lambda e, i=i: self._remove(i))
-            parts: list[Any] = [name, value]
-            if self.keep_toggles:  # a standing modifier stays for every roll; the others go after one
-                keep = checkbox(value=bool(item.get("keep")), width=110, margin=(22, 4, 0, 4))
-                keep.param.watch(lambda e, i=i: self._set(i, "keep", bool(e.new)), "value")
-                self.keeps.append(keep)
-                parts.append(keep)
-            if self.roll_buttons:
-                roll = button("⚄", width=52, margin=(22, 4, 0, 4))
-                roll.on_click(lambda e, i=i: self.view.roll_skill(i))
-                self.roll_buttons_of[i] = roll
-                parts.append(roll)
-            parts.append(remove)
-            self.rows.append((name, value))
-            rows.append(pn.Row(*parts, margin=0))
-        self.column.objects = rows
-        self._relabel()
-        self._errors()
+        self._sync()
 
     def _relabel(self) -> None:
-        for keep in self.keeps:
+        for keep in self._keeps:
             keep.name = self.view.tr(N_("Keep"))
         self._errors()
 
     def _sync(self, *_: Any) -> None:
-        if len(self.rows) != len(self.items):
-            self._rebuild()
-            return
-        for keep, item in zip(self.keeps, self.items, strict=False):
-            if keep.value != bool(item.get("keep")):
-                keep.value = bool(item.get("keep"))
-        self._errors()
-        for (name, value), item in zip(self.rows, self.items, strict=False):
+        items = self.items
+        if self.start >= len(items):
+            self.start = max(0, (len(items) - 1) // PAGE_ROWS * PAGE_ROWS)
+        shown = items[self.start : self.start + PAGE_ROWS]
+        while len(self._slots) < len(shown):
+            self._slots.append(self._slot(len(self._slots)))
+        for k, item in enumerate(shown):
+            name, value = self._rows[k]
             if name.value != item.get("name", ""):
                 name.value = item.get("name", "")
             if value.value_input != item.get(self.value_key, ""):
                 value.param.update(value=item.get(self.value_key, ""), value_input=item.get(self.value_key, ""))
+            if self.keep_toggles and self._keeps[k].value != bool(item.get("keep")):
+                self._keeps[k].value = bool(item.get("keep"))
+        if len(self.column.objects) != len(shown):
+            self.column.objects = self._slots[: len(shown)]
+        self._relabel()
+        self._show_pager()
+
+    def _show_pager(self) -> None:
+        total = len(self.items)
+        if total <= PAGE_ROWS and self.start == 0:
+            if self.pager.objects:
+                self.pager.objects = []
+            return
+        last = min(total, self.start + PAGE_ROWS)
+        text = self.view.tr(N_("Rows {first}–{last} of {n}"), first=self.start + 1, last=last, n=total)
+        self.where.object = f'<div class="note" data-testid="rows-shown">{escape(text)}</div>'
+        self.previous.disabled = self.start == 0
+        self.next.disabled = last >= total
+        if not self.pager.objects:
+            self.pager.objects = [self.previous, self.where, self.next]
 
     def _errors(self, *_: Any) -> None:
         tr = self.view.tr
         errors = self.view.desk.errors
-        for i, (name, value) in enumerate(self.rows):
+        rolls = self.roll_buttons_of
+        for k, (name, value) in enumerate(self.rows):
+            i = self.start + k
             if name.name != tr(self.name_label, n=i + 1):
                 name.name = tr(self.name_label, n=i + 1)
-            if i in self.roll_buttons_of and i < len(self.items):
+            if k in rolls and i < len(self.items):
                 what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
                 described = tr(N_("Roll {ability}"), ability=what)
-                if self.roll_buttons_of[i].description != described:
-                    self.roll_buttons_of[i].description = described
+                if rolls[k].description != described:
+                    rolls[k].description = described
             error = errors.get(f"{self.error_prefix}{i}")
             label = tr(self.value_label, n=i + 1)
             message = error_text(tr, error) if error is not None else ""
             if (value.label, value.error) != (label, message):
                 value.param.update(label=label, error=message)
+        if self.pager.objects:
+            self._show_pager()
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.column, self.add, margin=0, sizing_mode="stretch_width")
+        return pn.Column(self.column, self.pager, self.add, margin=0, sizing_mode="stretch_width")
 
 
 class GurpsView(pn.viewable.Viewer):
