@@ -101,6 +101,26 @@ class RollService(param.Parameterized):
         self.log.add(entry)
         return entry
 
+    def free_dice(self, expression: Any, *, seed: int | None = None) -> LogEntry:
+        """Roll a free dice expression (:class:`engine.roller.DiceExpression`) from ``seed`` (else a
+        fresh one); the entry goes to the log. Free dice take no session number."""
+        seed = self.next_seed(seed)
+        record = expression.roll(seed)
+        self.counter += 1
+        entry = LogEntry(
+            number=self.counter,
+            time=now(),
+            system="dice",
+            character="",
+            ability=record.expression,
+            check=expression,
+            seed=seed,
+            roll=record,
+            kind="dice",
+        )
+        self.log.add(entry)
+        return entry
+
 
 def _roll_check(check: Any, seed: int) -> Any:
     return engine.roll_check(check, seed)

@@ -15,11 +15,11 @@ from typing import Any
 import panel as pn
 from bokeh.models import ColumnDataSource, Span
 
-from engine import InputError, random_seed
+from engine import InputError
 from engine.roller import DiceExpression, parse_dice
 
 from ..i18n import N_
-from ..state.log import LogEntry, now
+from ..state.log import LogEntry
 from ..words.rolls import dice_error_text, faces_text
 from .charts import GOOD, GREAT, HIGHLIGHT, new_figure
 from .common import Binder, TextInput, button, html_pane
@@ -133,22 +133,7 @@ class DiceView(pn.viewable.Viewer):
         if self.expression is None:
             self._show()
             return None
-        seed = random_seed() if seed is None else seed
-        record = self.expression.roll(seed)
-        rolls = self.app.rolls
-        rolls.counter += 1
-        entry = LogEntry(
-            number=rolls.counter,
-            time=now(),
-            system="dice",
-            character="",
-            ability=record.expression,
-            check=self.expression,
-            seed=seed,
-            roll=record,
-            kind="dice",
-        )
-        rolls.log.add(entry)
+        entry = self.app.rolls.free_dice(self.expression, seed=seed)
         self.last = entry
         self._show()
         return entry
