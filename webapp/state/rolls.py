@@ -101,6 +101,35 @@ class RollService(param.Parameterized):
         self.log.add(entry)
         return entry
 
+    def free_dice(self, expression: Any, *, character: str = "", seed: int | None = None) -> LogEntry:
+        """Roll a free dice expression (:class:`engine.roller.DiceExpression`) as ``character``'s roll
+        from ``seed`` (else a fresh one); the entry goes to the log. With a session code (and no seed
+        given) it takes the character's next running number and the session's seed for it, as every
+        roll does."""
+        session: dict[str, Any] = {}
+        code = self.session.code
+        if code and seed is None:
+            number = self.session.next_number(character)
+            seed = engine.links.session_roll_seed(code, number, expression, character)
+            session = {"session_code": code, "session_number": number}
+        seed = self.next_seed(seed)
+        record = expression.roll(seed)
+        self.counter += 1
+        entry = LogEntry(
+            number=self.counter,
+            time=now(),
+            system="dice",
+            character=character,
+            ability=record.expression,
+            check=expression,
+            seed=seed,
+            roll=record,
+            kind="dice",
+            **session,
+        )
+        self.log.add(entry)
+        return entry
+
 
 def _roll_check(check: Any, seed: int) -> Any:
     return engine.roll_check(check, seed)

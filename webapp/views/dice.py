@@ -18,11 +18,11 @@ from typing import Any
 import panel as pn
 from bokeh.models import ColumnDataSource, Span
 
-from engine import InputError, links, random_seed
+from engine import InputError, links
 from engine.roller import DiceExpression, parse_dice
 
 from ..i18n import N_
-from ..state.log import LogEntry, now
+from ..state.log import LogEntry
 from ..words.rolls import dice_error_text, faces_text
 from .charts import GOOD, GREAT, HIGHLIGHT, new_figure
 from .common import Binder, TextInput, button, html_pane
@@ -154,30 +154,7 @@ class DiceView(pn.viewable.Viewer):
         if self.expression is None:
             self._show()
             return None
-        rolls = self.app.rolls
-        character = self.character()
-        session: dict[str, Any] = {}
-        code = rolls.session.code
-        if code and seed is None:
-            number = rolls.session.next_number(character)
-            seed = links.session_roll_seed(code, number, self.expression, character)
-            session = {"session_code": code, "session_number": number}
-        seed = random_seed() if seed is None else seed
-        record = self.expression.roll(seed)
-        rolls.counter += 1
-        entry = LogEntry(
-            number=rolls.counter,
-            time=now(),
-            system="dice",
-            character=character,
-            ability=record.expression,
-            check=self.expression,
-            seed=seed,
-            roll=record,
-            kind="dice",
-            **session,
-        )
-        rolls.log.add(entry)
+        entry = self.app.rolls.free_dice(self.expression, character=self.character(), seed=seed)
         self.last = entry
         self._show()
         return entry
