@@ -31,7 +31,7 @@ REPEATS = 5
 
 
 def clear_caches() -> None:
-    combat._margins.cache_clear()
+    combat.margin_weights.cache_clear()
     combat_duel._chain.cache_clear()
 
 

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -50,8 +52,9 @@ def _private_imports(package: Path) -> list[str]:
     return found
 
 
-def test_the_web_app_imports_no_private_name_from_another_module():
-    assert _private_imports(ROOT / "webapp") == []
+@pytest.mark.parametrize("package", ["engine", "webapp"])
+def test_no_module_imports_a_private_name_from_another(package):
+    assert _private_imports(ROOT / package) == []
 
 
 def test_the_private_name_check_sees_a_private_import(tmp_path):

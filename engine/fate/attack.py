@@ -81,6 +81,7 @@ __all__ = [
     "earns_extra_attack",
     "encounter_balance",
     "generate_monster",
+    "margin_weights",
     "recover",
 ]
 
@@ -496,7 +497,7 @@ def _damage(margin: int, points: int, damage_rule: str, halved: bool, halving: s
 
 
 @lru_cache(maxsize=8192)
-def _margins(
+def margin_weights(
     attack_base: int, defence_base: int, halved: bool, halving: str = "roll", attack_skill: int = 0
 ) -> tuple[tuple[int, int], ...]:
     """Margin distribution of one attack as (margin, weight out of 1296) pairs.
@@ -554,7 +555,7 @@ def attack_odds(
     damage_rule = check_choice("damage_rule", damage_rule, DAMAGE_RULES)
     halving = check_choice("halving", halving, HALVING_RULES)
     weights: dict[int, int] = {}
-    for margin, w in _margins(a_skill + a_pts, d_skill + d_pts, halved, halving, a_skill):
+    for margin, w in margin_weights(a_skill + a_pts, d_skill + d_pts, halved, halving, a_skill):
         dmg = _damage(margin, a_pts, damage_rule, halved, halving)
         weights[dmg] = weights.get(dmg, 0) + w
     damage = {k: Fraction(w, 1296) for k, w in sorted(weights.items())}

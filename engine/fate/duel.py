@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError, RuleError, check_choice, check_int
-from .attack import DAMAGE_RULES, NEVER, Combatant, Policy, _margins, damage_for, earns_extra_attack
+from .attack import DAMAGE_RULES, NEVER, Combatant, Policy, damage_for, earns_extra_attack, margin_weights
 
 __all__ = ["DuelOdds", "duel_odds", "turn_outcomes", "win_chance_by_spend"]
 
@@ -69,7 +69,7 @@ def _chain(
     ap2, dp2 = ap - a, dp - d
     scale = 1296 ** (3 - number)
     out: dict[tuple[int, int, int], int] = defaultdict(int)
-    for margin, w in _margins(att_skill + a, def_skill + d, False):
+    for margin, w in margin_weights(att_skill + a, def_skill + d, False):
         if margin <= 0:
             out[(life, ap2, dp2)] += w * scale
             continue
@@ -187,8 +187,8 @@ def duel_odds(
     # possible self-loop (a parried attack with nothing spent leaves the state
     # as it was; its chance does not depend on life, so L is a constant).
     B = _D[2]
-    w_h = sum(w for mg, w in _margins(hs, ms, False) if mg <= 0) * 1296**2
-    w_m = sum(w for mg, w in _margins(ms, hs, False) if mg <= 0) * 1296**2
+    w_h = sum(w for mg, w in margin_weights(hs, ms, False) if mg <= 0) * 1296**2
+    w_m = sum(w for mg, w in margin_weights(ms, hs, False) if mg <= 0) * 1296**2
     L = B * B - w_h * w_m
     if not L:
         raise RuleError("skill", "neither side can ever hit the other: the duel would never end")
