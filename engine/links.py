@@ -107,7 +107,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .api import CHECKS, roll_check
+from .api import CHECKS, Check, roll_check
 from .errors import InputError, check_int
 from .rng import MAX_SEED, random_seed, session_seed
 from .roller import MAX_CONSTANT, MAX_DICE, MAX_SIDES, MAX_TERMS, DiceExpression, parse_dice
@@ -196,7 +196,7 @@ class Kind(StrEnum):
 _KIND_CODES = (Kind.CHECK, Kind.ROLL, Kind.SECRET, Kind.REVEALED)
 _SYSTEMS = ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate", "dice")
 #: What a link can carry: the systems' checks and a free dice expression.
-_LINK_CHECKS: dict[str, type] = {**CHECKS, DiceExpression.system: DiceExpression}
+_LINK_CHECKS: dict[str, type[Check | DiceExpression]] = {**CHECKS, DiceExpression.system: DiceExpression}
 
 #: Per system, the check's fields in link order with their encoding:
 #: ``"int"``, ``"bool"``, ``"ints"`` (a list), ``"optint"`` or a tuple of choices.
@@ -827,11 +827,13 @@ def session_roll_seed(session_code: str, number: int, check: Any, name: str = ""
     ``int.from_bytes(SHA-256(b"kostka-roll-v1\\0" + session_seed(code, number) as 8 bytes
     + system byte and check fields as in the link + str name)[:8], "big")``.
     """
-    code, number = _session_fields(session_code, number)
+    code, count = _session_fields(session_code, number)
+    if code is None or count is None:  # neither given: refused as session_seed refuses a missing code
+        raise InputError("session_code", "type", "the session code must be a non-empty text", value=session_code)
     system = _check_system(check)
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     w = _Writer()
-    w.raw(session_seed(code, number).to_bytes(8, "big"))  # type: ignore[arg-type]
+    w.raw(session_seed(code, count).to_bytes(8, "big"))
     _write_check(w, system, check, 1)  # the version-1 fields: a table option does not change the dice
     w.text(name)
     return int.from_bytes(hashlib.sha256(_ROLL_SEED_DOMAIN + bytes(w.out)).digest()[:8], "big")
@@ -870,8 +872,8 @@ def encode_roll_link(
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
-    if code is not None:
-        derived = session_roll_seed(code, number, check, name)  # type: ignore[arg-type]
+    if code is not None and number is not None:  # _session_fields gives both or neither
+        derived = session_roll_seed(code, number, check, name)
         if seed is not None and check_int("seed", seed, 0, MAX_SEED) != derived:
             raise InputError(
                 "seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed

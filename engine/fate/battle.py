@@ -474,7 +474,7 @@ def _begin_turn(state: FightState, side: str, round_: int, events: list[Event], 
     for f in state.formations(side):
         for n in f.defending:
             c = state.creature(n)
-            gained = min(c.max_life, c.life + REGEN) - c.life  # type: ignore[operator]
+            gained = min(c.max_life, c.life + REGEN) - c.life
             if gained:
                 state = _with_creature(state, c.with_life(c.life + gained))
                 events.append(Regen(n, gained, c.life + gained))
