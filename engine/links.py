@@ -529,8 +529,8 @@ def _write_dice(w: _Writer, expression: DiceExpression) -> None:
         w.uv(term.count)
         w.uv(term.sides)
         w.byte((term.sign < 0) | mode << 1)
-        if mode:
-            w.uv(term.keep)  # type: ignore[arg-type]
+        if term.keep is not None:  # the kept count follows a keep mode
+            w.uv(term.keep)
     w.sv(expression.constant)
 
 
