@@ -249,7 +249,8 @@ def _import_gcs(a: argparse.Namespace) -> dict[str, Any]:
     result = read_gcs(data)
     for what, reason in result.skipped:
         print(f"left out: {what} ({reason})".replace("\n", " "), file=sys.stderr)
-    return json.loads(result.document())
+    document: dict[str, Any] = json.loads(result.document())
+    return document
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -435,7 +435,7 @@ def _b64decode(text: str, field: str) -> bytes:
 
 
 def _check_system(check: Any) -> str:
-    system = getattr(type(check), "system", None)
+    system: str = getattr(type(check), "system", "")
     if system not in _LINK_CHECKS or not isinstance(check, _LINK_CHECKS[system]):
         raise InputError(
             "check", "type", f"not a check of a known system: {type(check).__name__}", allowed=list(_SYSTEMS)
