@@ -769,6 +769,7 @@ def _body(link: Link) -> bytes:
         else:
             w.byte(0)
             w.raw((link.seed or 0).to_bytes(8, "big"))
+        # a roll link always carries its claim (Link's fields are optional for the other kinds)
         _write_claim(w, link.system, link.claim)  # type: ignore[arg-type]
     elif link.kind in (Kind.SECRET, Kind.REVEALED):
         if link.session_code is not None:
@@ -781,6 +782,7 @@ def _body(link: Link) -> bytes:
             w.raw(link.commitment or b"")
         else:
             w.raw((link.seed or 0).to_bytes(8, "big"))
+            # a revealed secret roll always carries its claim
             _write_claim(w, link.system, link.claim)  # type: ignore[arg-type]
     return bytes(w.out)
 
@@ -1057,7 +1059,7 @@ def decode_link(text: Any) -> Link:
             link = replace(link, session_code=code, number=number)
         if kind is Kind.ROLL:
             if has_session:
-                seed = session_roll_seed(link.session_code, link.number, check, name)  # type: ignore[arg-type]
+                seed = session_roll_seed(code, number, check, name)  # read just above
             else:
                 seed = int.from_bytes(r.raw(8, "link.seed"), "big")
             link = replace(link, seed=seed, claim=_read_claim(r, system))
@@ -1139,6 +1141,7 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
     roll = None
     expected = None
     if link.kind in (Kind.ROLL, Kind.REVEALED):
+        # a decoded roll or revealed link always has its seed and claim (Link's fields are optional for the others)
         roll = _roll(link.check, link.seed)  # type: ignore[arg-type]
         expected = claim_of(roll)
         mismatches += _compare_claim(link.claim, expected)  # type: ignore[arg-type]

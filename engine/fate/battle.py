@@ -558,7 +558,7 @@ class Fight:
         if s.finished:
             return None
         actor = s.queue[0]
-        index, _ = s.position(actor)  # type: ignore[misc]
+        index, _ = s.position(actor)  # type: ignore[misc]  # the creature in turn is standing: it has a place
         facing = s.formations(_other(s.side))[index]
         if s.target is not None:
             targets: tuple[str, ...] = (s.target,)
