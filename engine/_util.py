@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .dist import Dist
 from .errors import InputError
@@ -13,7 +13,10 @@ from .rng import Dice
 
 __all__ = ["as_dice", "check_from_dict", "dist_to_dict", "put_prob"]
 
-C = TypeVar("C")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+C = TypeVar("C", bound="DataclassInstance")
 
 
 def check_from_dict(cls: type[C], data: Any) -> C:
@@ -26,7 +29,7 @@ def check_from_dict(cls: type[C], data: Any) -> C:
         raise InputError(
             "check", "type", f"expected an object with the fields of {cls.__name__}, got {type(data).__name__}"
         )
-    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    names = tuple(f.name for f in dataclasses.fields(cls))
     for key in data:
         if key not in names:
             field = key if isinstance(key, str) and key else "check"

@@ -11,8 +11,11 @@ from .rng import Dice
 
 __all__ = ["CHECKS", "make_check", "odds_of", "roll_check"]
 
+#: A check of one of the systems (what :data:`CHECKS` builds).
+Check = one_ring.OneRingCheck | gurps.GurpsCheck | gurps.QuickContest | gurps.RegularContest | fate.FateCheck
+
 #: ``system`` name → check class.
-CHECKS: dict[str, type] = {
+CHECKS: dict[str, type[Check]] = {
     one_ring.OneRingCheck.system: one_ring.OneRingCheck,
     gurps.GurpsCheck.system: gurps.GurpsCheck,
     gurps.QuickContest.system: gurps.QuickContest,

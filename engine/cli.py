@@ -109,7 +109,7 @@ def _one_ring_check(a: argparse.Namespace) -> one_ring.OneRingCheck:
     tn: Any = a.tn if a.tn is not None else one_ring.target_number(a.attribute) if a.attribute is not None else 14
     if a.parry is not None:
         tn = one_ring.attack_tn(tn, a.parry)
-    rating = "0" if a.rating is None else a.rating
+    rating = 0 if a.rating is None else check_int("rating", a.rating, *one_ring.RATING_RANGE)
     return one_ring.OneRingCheck(
         rating=rating, tn=tn, feat_mode=mode, bonus_dice=bonus, weary=a.weary, miserable=a.miserable
     )
@@ -249,7 +249,8 @@ def _import_gcs(a: argparse.Namespace) -> dict[str, Any]:
     result = read_gcs(data)
     for what, reason in result.skipped:
         print(f"left out: {what} ({reason})".replace("\n", " "), file=sys.stderr)
-    return json.loads(result.document())
+    document: dict[str, Any] = json.loads(result.document())
+    return document
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,11 +9,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import check_int
 from .rng import MAX_SEED, random_seed
 from .roller import MAX_DICE, MAX_PIPS, MAX_SIDES, parse_dice
+
+#: The parser class of the command line's subcommands.
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 _HELP = (
     f"a dice expression such as 3d6, 2d6+3, '4d6 keep 3' (or 4d6k3), d12, d100; at most {MAX_DICE} dice, "
@@ -31,7 +34,10 @@ def _roll(a: argparse.Namespace) -> dict[str, Any]:
     return expression.roll(seed).to_dict()
 
 
-def register(odds: argparse._SubParsersAction, rolls: argparse._SubParsersAction) -> None:
+def register(
+    odds: argparse._SubParsersAction[_P],
+    rolls: argparse._SubParsersAction[_P],
+) -> None:
     """Add ``odds dice`` and ``roll dice``."""
     p = odds.add_parser("dice", help="exact distribution of a dice expression")
     p.add_argument("expression", nargs="+", help=_HELP)

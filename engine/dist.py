@@ -39,7 +39,7 @@ class Dist(Generic[T]):
         if not merged:
             raise ValueError("a distribution needs at least one outcome with positive weight")
         try:
-            self._weights = dict(sorted(merged.items()))  # type: ignore[type-var]
+            self._weights = dict(sorted(merged.items()))
         except TypeError:
             self._weights = merged
         self._total = sum(self._weights.values())
@@ -49,7 +49,7 @@ class Dist(Generic[T]):
     @classmethod
     def die(cls, sides: int) -> Dist[int]:
         """A fair die with faces ``1..sides``."""
-        return cls({face: 1 for face in range(1, sides + 1)})  # type: ignore[return-value]
+        return Dist({face: 1 for face in range(1, sides + 1)})
 
     @classmethod
     def constant(cls, outcome: T) -> Dist[T]:
@@ -97,8 +97,8 @@ class Dist(Generic[T]):
     def to_floats(self) -> dict[T, float]:
         return {o: w / self._total for o, w in self._weights.items()}
 
-    def mean(self) -> Fraction:
-        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)  # type: ignore[operator]
+    def mean(self: Dist[int]) -> Fraction:
+        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)
 
     def reduced(self) -> Dist[T]:
         """The same distribution with weights divided by their common factor."""

@@ -75,7 +75,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fate, gurps, one_ring, sheets
-from .api import roll_check
+from .api import Check, roll_check
 from .errors import InputError, RuleError, check_bool, check_int
 from .links import clean_text
 from .rng import MAX_SEED
@@ -371,7 +371,7 @@ def _validate_roster(here: str, system: str, roster: Any, problems: list[InputEr
 # -- the roll log ----------------------------------------------------------------------------------
 
 
-def _entry_check_class(path: str, system: str, kind: str, check: Any) -> type:
+def _entry_check_class(path: str, system: str, kind: str, check: Any) -> type[Check]:
     if system == "one-ring" and kind == "roll":
         return one_ring.OneRingCheck
     if system == "fate" and kind == "roll":
@@ -863,20 +863,21 @@ def _v1_rolls_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     rolls = []
     for entry in doc["rolls"]:
         if isinstance(entry, Mapping):
-            entry = dict(entry)
-            result = entry.get("result")
-            if entry.get("system") == "fate":
+            row: dict[Any, Any] = dict(entry)
+            result = row.get("result")
+            if row.get("system") == "fate":
                 for key in ("check", "result"):
-                    if isinstance(entry.get(key), Mapping):
-                        entry[key] = dict(entry[key])
-                if isinstance(entry.get("check"), Mapping):
-                    entry["check"].setdefault("ties_succeed", True)
-                result = entry.get("result")
-                if isinstance(result, Mapping) and isinstance(result.get("check"), Mapping):
+                    if isinstance(row.get(key), Mapping):
+                        row[key] = dict(row[key])
+                if isinstance(row.get("check"), Mapping):
+                    row["check"].setdefault("ties_succeed", True)
+                result = row.get("result")
+                if isinstance(result, dict) and isinstance(result.get("check"), Mapping):  # a dict: copied above
                     result["check"] = {**result["check"]}
                     result["check"].setdefault("ties_succeed", True)
-            elif entry.get("system") == "one-ring" and isinstance(result, Mapping) and result.get("automatic"):
-                entry["result"] = {**result, "margin": None}
+            elif row.get("system") == "one-ring" and isinstance(result, Mapping) and result.get("automatic"):
+                row["result"] = {**result, "margin": None}
+            entry = row
         rolls.append(entry)
     return {**doc, "rolls": rolls}
 
@@ -884,7 +885,9 @@ def _v1_rolls_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
 def _v1_sheets_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     out = dict(doc)
     systems = out.get("systems")
-    roster = systems.get("one-ring") if isinstance(systems, Mapping) else None
+    if not isinstance(systems, Mapping):
+        return out
+    roster = systems.get("one-ring")
     if isinstance(roster, Mapping) and isinstance(roster.get("characters"), list):
         chars = [{"weary_auto": False, **c} if isinstance(c, Mapping) else c for c in roster["characters"]]
         out["systems"] = {**systems, "one-ring": {**roster, "characters": chars}}

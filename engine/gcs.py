@@ -219,7 +219,9 @@ def read_gcs(text: Any) -> GcsImport:
     fields = CHARACTER_FIELDS["gurps"]
     skipped: list[tuple[str, str]] = []
     out: dict[str, Any] = {}
-    profile = doc.get("profile") if isinstance(doc.get("profile"), Mapping) else {}
+    profile = doc.get("profile")
+    if not isinstance(profile, Mapping):
+        profile = {}
     name = _text(profile.get("name"))
     if name:
         out["name"] = name

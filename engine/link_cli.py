@@ -11,12 +11,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, TypeVar
 
 from . import links
 from .errors import check_int
 from .rng import MAX_SEED, random_seed
 from .roller import parse_dice
+
+#: The parser class of the command line's subcommands.
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 
 def _verify(a: argparse.Namespace) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def _gaps(a: argparse.Namespace) -> dict[str, Any]:
     return {"sessions": [group.to_dict() for group in links.find_gaps(a.links)]}
 
 
-def register(top: argparse._SubParsersAction) -> None:
+def register(top: argparse._SubParsersAction[_P]) -> None:
     """Add ``link verify``, ``link dice`` and ``link gaps``."""
     commands = top.add_parser("link", help="share links: verify, free dice, session gaps").add_subparsers(
         dest="action", required=True

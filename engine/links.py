@@ -107,7 +107,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .api import CHECKS, roll_check
+from .api import CHECKS, Check, roll_check
 from .errors import InputError, check_int
 from .rng import MAX_SEED, random_seed, session_seed
 from .roller import MAX_CONSTANT, MAX_DICE, MAX_SIDES, MAX_TERMS, DiceExpression, parse_dice
@@ -196,7 +196,7 @@ class Kind(StrEnum):
 _KIND_CODES = (Kind.CHECK, Kind.ROLL, Kind.SECRET, Kind.REVEALED)
 _SYSTEMS = ("one-ring", "gurps", "gurps-quick", "gurps-regular", "fate", "dice")
 #: What a link can carry: the systems' checks and a free dice expression.
-_LINK_CHECKS: dict[str, type] = {**CHECKS, DiceExpression.system: DiceExpression}
+_LINK_CHECKS: dict[str, type[Check | DiceExpression]] = {**CHECKS, DiceExpression.system: DiceExpression}
 
 #: Per system, the check's fields in link order with their encoding:
 #: ``"int"``, ``"bool"``, ``"ints"`` (a list), ``"optint"`` or a tuple of choices.
@@ -435,7 +435,7 @@ def _b64decode(text: str, field: str) -> bytes:
 
 
 def _check_system(check: Any) -> str:
-    system = getattr(type(check), "system", None)
+    system: str = getattr(type(check), "system", "")
     if system not in _LINK_CHECKS or not isinstance(check, _LINK_CHECKS[system]):
         raise InputError(
             "check", "type", f"not a check of a known system: {type(check).__name__}", allowed=list(_SYSTEMS)
@@ -529,8 +529,8 @@ def _write_dice(w: _Writer, expression: DiceExpression) -> None:
         w.uv(term.count)
         w.uv(term.sides)
         w.byte((term.sign < 0) | mode << 1)
-        if mode:
-            w.uv(term.keep)  # type: ignore[arg-type]
+        if term.keep is not None:  # the kept count follows a keep mode
+            w.uv(term.keep)
     w.sv(expression.constant)
 
 
@@ -769,6 +769,7 @@ def _body(link: Link) -> bytes:
         else:
             w.byte(0)
             w.raw((link.seed or 0).to_bytes(8, "big"))
+        # a roll link always carries its claim (Link's fields are optional for the other kinds)
         _write_claim(w, link.system, link.claim)  # type: ignore[arg-type]
     elif link.kind in (Kind.SECRET, Kind.REVEALED):
         if link.session_code is not None:
@@ -781,6 +782,7 @@ def _body(link: Link) -> bytes:
             w.raw(link.commitment or b"")
         else:
             w.raw((link.seed or 0).to_bytes(8, "big"))
+            # a revealed secret roll always carries its claim
             _write_claim(w, link.system, link.claim)  # type: ignore[arg-type]
     return bytes(w.out)
 
@@ -827,11 +829,13 @@ def session_roll_seed(session_code: str, number: int, check: Any, name: str = ""
     ``int.from_bytes(SHA-256(b"kostka-roll-v1\\0" + session_seed(code, number) as 8 bytes
     + system byte and check fields as in the link + str name)[:8], "big")``.
     """
-    code, number = _session_fields(session_code, number)
+    code, count = _session_fields(session_code, number)
+    if code is None or count is None:  # neither given: refused as session_seed refuses a missing code
+        raise InputError("session_code", "type", "the session code must be a non-empty text", value=session_code)
     system = _check_system(check)
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     w = _Writer()
-    w.raw(session_seed(code, number).to_bytes(8, "big"))  # type: ignore[arg-type]
+    w.raw(session_seed(code, count).to_bytes(8, "big"))
     _write_check(w, system, check, 1)  # the version-1 fields: a table option does not change the dice
     w.text(name)
     return int.from_bytes(hashlib.sha256(_ROLL_SEED_DOMAIN + bytes(w.out)).digest()[:8], "big")
@@ -870,8 +874,8 @@ def encode_roll_link(
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
-    if code is not None:
-        derived = session_roll_seed(code, number, check, name)  # type: ignore[arg-type]
+    if code is not None and number is not None:  # _session_fields gives both or neither
+        derived = session_roll_seed(code, number, check, name)
         if seed is not None and check_int("seed", seed, 0, MAX_SEED) != derived:
             raise InputError(
                 "seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed
@@ -1055,7 +1059,7 @@ def decode_link(text: Any) -> Link:
             link = replace(link, session_code=code, number=number)
         if kind is Kind.ROLL:
             if has_session:
-                seed = session_roll_seed(link.session_code, link.number, check, name)  # type: ignore[arg-type]
+                seed = session_roll_seed(code, number, check, name)  # read just above
             else:
                 seed = int.from_bytes(r.raw(8, "link.seed"), "big")
             link = replace(link, seed=seed, claim=_read_claim(r, system))
@@ -1137,6 +1141,7 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
     roll = None
     expected = None
     if link.kind in (Kind.ROLL, Kind.REVEALED):
+        # a decoded roll or revealed link always has its seed and claim (Link's fields are optional for the others)
         roll = _roll(link.check, link.seed)  # type: ignore[arg-type]
         expected = claim_of(roll)
         mismatches += _compare_claim(link.claim, expected)  # type: ignore[arg-type]

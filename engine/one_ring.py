@@ -148,6 +148,11 @@ def attack_tn(tn: int, parry: int) -> int:
     return tn + parry
 
 
+def _feat_mode(value: object) -> FeatMode:
+    """A feat mode given as a :class:`FeatMode` or its name; anything else raises :class:`InputError`."""
+    return FeatMode(check_choice("feat_mode", str(value) if isinstance(value, FeatMode) else value, tuple(FeatMode)))
+
+
 def protection_check(
     protection: int,
     injury: int,
@@ -163,7 +168,7 @@ def protection_check(
     return OneRingCheck(
         rating=check_int("protection", protection, *PROTECTION_RANGE),
         tn=check_int("injury", injury, *INJURY_RANGE),
-        feat_mode=feat_mode,
+        feat_mode=_feat_mode(feat_mode),
         bonus_dice=bonus_dice,
         weary=weary,
         miserable=miserable,
@@ -195,13 +200,7 @@ class OneRingCheck:
         set_(
             self,
             "feat_mode",
-            FeatMode(
-                check_choice(
-                    "feat_mode",
-                    str(self.feat_mode) if isinstance(self.feat_mode, FeatMode) else self.feat_mode,
-                    tuple(FeatMode),
-                )
-            ),
+            _feat_mode(self.feat_mode),
         )
         set_(self, "bonus_dice", check_int("bonus_dice", self.bonus_dice, *BONUS_DICE_RANGE))
         set_(self, "weary", check_bool("weary", self.weary))
@@ -337,8 +336,8 @@ def _check_table(check: OneRingCheck) -> _Table:
 
 def _success_classes(table: _Table, tn: int) -> tuple[int, int, int]:
     index = min(max(tn, 0), len(table.at_least) - 1)
-    normal = table.at_least[index]
-    return tuple(a + b for a, b in zip(table.auto_success, normal, strict=False))  # type: ignore[return-value]
+    auto, normal = table.auto_success, table.at_least[index]
+    return (auto[0] + normal[0], auto[1] + normal[1], auto[2] + normal[2])
 
 
 @dataclass(frozen=True)

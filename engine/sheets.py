@@ -71,7 +71,7 @@ class Field:
     @property
     def range(self) -> tuple[int, int]:
         """(low, high) of an "int" field."""
-        return (self.low, self.high)  # type: ignore[return-value]
+        return (self.low, self.high)  # type: ignore[return-value]  # an "int" field has both bounds
 
 
 def _int(name: str, bounds: tuple[int, int], default: int, label: str | None, cap: str | None = None) -> Field:

@@ -19,7 +19,7 @@ PLURAL_KEYWORDS = ("ngettext",)
 def _strings(args: list[ast.expr], count: int) -> list[str] | None:
     if len(args) < count or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args[:count]):
         return None
-    return [a.value for a in args[:count]]  # type: ignore[attr-defined]
+    return [a.value for a in args[:count]]
 
 
 def extract_marked(

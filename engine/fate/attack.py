@@ -54,7 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..dist import Dist
 from ..errors import InputError, RuleError, check_bool, check_choice, check_int
@@ -118,10 +118,25 @@ class Combatant:
     name: str
     kind: str = "hero"
     life: int = 10
-    max_life: int | None = None
+    # None (the default) means the current value; __post_init__ always stores an int,
+    # so the attributes are ints while the constructor (below, for the type checker) takes None.
+    max_life: int = cast(int, None)
     skill: int = 0
     points: int = 0
-    max_points: int | None = None
+    max_points: int = cast(int, None)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            name: str,
+            kind: str = "hero",
+            life: int = 10,
+            max_life: int | None = None,
+            skill: int = 0,
+            points: int = 0,
+            max_points: int | None = None,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -130,7 +145,7 @@ class Combatant:
         set_(self, "life", check_int("life", self.life, 0, MAX_LIFE))
         max_life = self.life if self.max_life is None else self.max_life
         set_(self, "max_life", check_int("max_life", max_life, 1, MAX_LIFE))
-        if self.life > self.max_life:  # type: ignore[operator]
+        if self.life > self.max_life:
             raise InputError(
                 "life",
                 "range",
@@ -143,7 +158,7 @@ class Combatant:
         set_(self, "points", check_int("points", self.points, 0, MAX_POINTS))
         max_points = self.points if self.max_points is None else self.max_points
         set_(self, "max_points", check_int("max_points", max_points, 0, MAX_POINTS))
-        if self.points > self.max_points:  # type: ignore[operator]
+        if self.points > self.max_points:
             raise InputError(
                 "points",
                 "range",
@@ -199,7 +214,7 @@ class Combatant:
 
     def with_life(self, life: int) -> Combatant:
         """The same sheet with ``life`` clamped to 0..max_life."""
-        return self._evolve(life=max(0, min(int(life), self.max_life)))  # type: ignore[type-var]
+        return self._evolve(life=max(0, min(int(life), self.max_life)))
 
     def with_points(self, points: int) -> Combatant:
         """The same sheet with ``points`` (must be 0..max_points)."""
@@ -595,7 +610,7 @@ def recover(creature: Combatant, dice: Dice | None = None, *, points: int = 0, f
     else:
         rolled = _check_faces("faces", faces)
     roll = sum(rolled) + spent
-    after = min(creature.max_life, creature.life + roll)  # type: ignore[type-var]
+    after = min(creature.max_life, creature.life + roll)
     return RecoverRecord(
         creature.name, rolled, spent, roll, creature.life, after, after - creature.life, creature.points - spent
     )

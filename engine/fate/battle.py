@@ -474,7 +474,7 @@ def _begin_turn(state: FightState, side: str, round_: int, events: list[Event], 
     for f in state.formations(side):
         for n in f.defending:
             c = state.creature(n)
-            gained = min(c.max_life, c.life + REGEN) - c.life  # type: ignore[operator]
+            gained = min(c.max_life, c.life + REGEN) - c.life
             if gained:
                 state = _with_creature(state, c.with_life(c.life + gained))
                 events.append(Regen(n, gained, c.life + gained))
@@ -558,7 +558,7 @@ class Fight:
         if s.finished:
             return None
         actor = s.queue[0]
-        index, _ = s.position(actor)  # type: ignore[misc]
+        index, _ = s.position(actor)  # type: ignore[misc]  # the creature in turn is standing: it has a place
         facing = s.formations(_other(s.side))[index]
         if s.target is not None:
             targets: tuple[str, ...] = (s.target,)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import InputError, check_choice, check_int
 from ..rng import MAX_SEED, Dice, random_seed
 from .attack import DAMAGE_RULES, HALVING_RULES, Combatant, Policy, attack_odds, generate_monster
 from .battle import AFTER_KILL, Encounter, simulate_battle, simulate_many
 from .duel import duel_odds
+
+#: The parser class of the command line's subcommands.
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 
 def _seed(value: Any) -> int:
@@ -157,7 +160,7 @@ def _monster(a: argparse.Namespace) -> dict[str, Any]:
     return {"seed": seed, **made.to_dict()}
 
 
-def register(odds: argparse._SubParsersAction, top: argparse._SubParsersAction) -> None:
+def register(odds: argparse._SubParsersAction[_P], top: argparse._SubParsersAction[_P]) -> None:
     """Add combat subcommands to ``odds`` (``python -m engine odds …``) and to ``top``."""
     p = odds.add_parser("fate-attack", help="Fate & Doom: one opposed attack")
     p.add_argument("--attack-skill", required=True, help="the attacker's skill")

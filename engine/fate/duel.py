@@ -221,9 +221,12 @@ def duel_odds(
         return Fraction(n * bp(-e), lp(j)) if e < 0 else Fraction(n, bp(e) * lp(j))
 
     zero = (0, 0, 0)
-    cache: dict[tuple, tuple] = {}
+    # (att, dfn, life, ap, dp, a_sp, d_sp) -> (state after, weight, probability) of each outcome
+    cache: dict[tuple[int, ...], tuple[tuple[tuple[int, int, int], int, float], ...]] = {}
 
-    def kernel(att: int, dfn: int, life: int, ap: int, dp: int, a_sp: int, d_sp: int) -> tuple:
+    def kernel(
+        att: int, dfn: int, life: int, ap: int, dp: int, a_sp: int, d_sp: int
+    ) -> tuple[tuple[tuple[int, int, int], int, float], ...]:
         key = (att, dfn, life, ap, dp, a_sp, d_sp)
         if key not in cache:
             cache[key] = tuple((k, w, w / B) for k, w in _chain(att, dfn, life, ap, dp, a_sp, d_sp, damage_rule, 1))
@@ -241,7 +244,12 @@ def duel_odds(
     blank = [0.0] * (R + 2)
 
     def arrive(
-        tot: dict, rows: dict, state: tuple[int, int, int, int], mass: tuple[int, int, int], p: float, vals: list[float]
+        tot: dict[tuple[int, int, int, int], tuple[int, int, int]],
+        rows: dict[tuple[int, int, int, int], list[float]],
+        state: tuple[int, int, int, int],
+        mass: tuple[int, int, int],
+        p: float,
+        vals: list[float],
     ) -> None:
         if state in tot:
             tot[state] = add(tot[state], mass)

@@ -320,7 +320,7 @@ class End:
 Event = Start | Turn | Regen | Spend | Attack | ExtraAttack | Fall | Position | Waits | Recover | RoundEnd | End
 
 #: ``"event"`` name -> its record class.
-EVENTS: dict[str, type] = {
+EVENTS: dict[str, type[Event]] = {
     cls.event: cls
     for cls in (Start, Turn, Regen, Spend, Attack, ExtraAttack, Fall, Position, Waits, Recover, RoundEnd, End)
 }
@@ -328,13 +328,13 @@ EVENTS: dict[str, type] = {
 
 def read_event(data: Any) -> Event:
     """An event's JSON (:meth:`to_dict`) read back into its record; a bad one raises :class:`InputError`."""
-    if isinstance(data, tuple(EVENTS.values())):
-        return data  # type: ignore[return-value]
+    if isinstance(data, Event):
+        return data
     if not isinstance(data, dict) or data.get("event") not in EVENTS:
         kind = data.get("event") if isinstance(data, dict) else None
         raise InputError("event", "choice", f"not a fight event: {kind!r}", value=kind, allowed=sorted(EVENTS))
     try:
-        return EVENTS[data["event"]].from_dict(data)  # type: ignore[attr-defined,no-any-return]
+        return EVENTS[data["event"]].from_dict(data)
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         raise InputError("event", "format", f"a {data['event']} event without its fields ({error})") from None
 

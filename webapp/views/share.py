@@ -455,9 +455,12 @@ class LinkPanel(pn.viewable.Viewer):
         status = opened.status
         kind = opened.link.kind if opened.link is not None else None
         if status == "unreadable":
-            return f'<div class="outcome bad" role="alert" data-testid="verdict" data-status="unreadable">{escape(self._error(opened.error))}</div>'  # type: ignore[arg-type]
+            message = escape(self._error(opened.error))
+            return (
+                f'<div class="outcome bad" role="alert" data-testid="verdict" data-status="unreadable">{message}</div>'
+            )
         if status == "altered":
-            what = ", ".join(tr(MISMATCH_LABELS.get(m, m)) for m in opened.verdict.mismatches)  # type: ignore[union-attr]
+            what = ", ".join(tr(MISMATCH_LABELS.get(m, m)) for m in opened.verdict.mismatches)
             text = tr(N_("This link was altered; these do not match: {what}."), what=what)
             return f'<div class="outcome bad" role="alert" data-testid="verdict" data-status="altered">{escape(text)}</div>'
         if status == "sealed":
