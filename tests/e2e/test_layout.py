@@ -86,6 +86,10 @@ def open_screen(page: Page, url: str, screen: str) -> None:
     if not screen.startswith("fight"):  # after a roll: the dice, and the picker of special successes if any
         page.get_by_role("button", name="Roll", exact=True).click()
         expect(page.get_by_test_id("outcome")).to_be_visible()
+        # the result floats over the lower part of a portrait screen: a tap folds it to its outcome line
+        expect(page.get_by_test_id("result-outcome")).to_be_visible()
+        page.get_by_test_id("roll-status").click()
+        expect(page.get_by_test_id("result-share")).to_be_hidden()
     page.wait_for_timeout(300)  # let the layout settle after the last redraw
 
 

@@ -11,7 +11,8 @@ from ..charts import ProbabilityByValueChart
 from ..dice import d6_pips, dice_row
 from ..i18n import N_, error_text
 from ..models import AppState, FateDesk
-from .common import Binder, TextField, attempt, button, checkbox, html_pane, name_field, percent
+from .common import Binder, TextField, attempt, checkbox, html_pane, name_field, percent
+from .result import roll_button
 from .share import hidden_html, secret_checkbox
 
 __all__ = ["FateView", "describe_fate_roll", "tie_reading"]
@@ -74,8 +75,8 @@ class FateView(pn.viewable.Viewer):
             width=330,
             margin=(5, 10),
         )
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         self.note = note = html_pane("")

@@ -37,6 +37,7 @@ from .common import (
     percent,
     select,
 )
+from .result import roll_button, roll_name
 
 __all__ = ["GurpsView", "describe_gurps_roll"]
 
@@ -141,7 +142,7 @@ class _ListRows(pn.viewable.Viewer):
                 self.keeps.append(keep)
                 parts.append(keep)
             if self.roll_buttons:
-                roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+                roll = roll_button()
                 roll.on_click(lambda e, i=i: self.view.roll_skill(i))
                 self.roll_buttons_of[i] = roll
                 parts.append(roll)
@@ -179,7 +180,7 @@ class _ListRows(pn.viewable.Viewer):
                 name.name = tr(self.name_label, n=i + 1)
             if i in self.roll_buttons_of and i < len(self.items):
                 what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
-                described = tr(N_("Roll {ability}"), ability=what)
+                described = roll_name(tr, what)
                 if self.roll_buttons_of[i].description != described:
                     self.roll_buttons_of[i].description = described
             error = errors.get(f"{self.error_prefix}{i}")
@@ -278,8 +279,8 @@ class GurpsView(pn.viewable.Viewer):
         self.secret.link(self.desk, value="secret", bidirectional=True)
         tries = TextField(binder, self.desk, "tries", N_("Tries"), width=90)
         self.effective = html_pane("", css_classes=["readout"])
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
@@ -341,8 +342,8 @@ class GurpsView(pn.viewable.Viewer):
         self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         self.desk.param.watch(lambda e: self._contest_parts(), "contest")
         self._contest_parts()
-        self.contest_button = button("", kind="primary", width=220, height=56)
-        binder.text(self.contest_button, "name", N_("Roll the contest"))
+        self.contest_button = roll_button("", kind="primary", width=220, height=56, margin=(5, 10))
+        binder.text(self.contest_button, "label", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
         self.contest_result = html_pane("")
         # The page puts the share panels here: a roll's link beside the roll (a secret roll's sealed
@@ -390,7 +391,7 @@ class GurpsView(pn.viewable.Viewer):
         """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
         tr = self.tr
         field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
-        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+        roll = roll_button()
         if key in GURPS_DEFENCES:
             self.binder.on_lang(
                 lambda: setattr(
@@ -398,9 +399,7 @@ class GurpsView(pn.viewable.Viewer):
                 )
             )
         else:
-            self.binder.on_lang(
-                lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key])))
-            )
+            self.binder.on_lang(lambda: setattr(roll, "description", roll_name(tr, tr(GURPS_LABELS[key]))))
         roll.on_click(lambda e: self.roll_target(key))
         return pn.Row(field, roll, margin=0)
 

@@ -52,6 +52,7 @@ from .fate import describe_fate_roll
 from .fight import FateScreens, fight_entry_texts
 from .gurps import GurpsView, describe_gurps_roll
 from .one_ring import OneRingView, describe_one_ring_roll
+from .result import ResultPanel
 from .share import LinkPanel, SessionPanel, SharePanel
 
 __all__ = ["KostkaApp", "entry_texts", "log_rows"]
@@ -358,8 +359,12 @@ class KostkaApp(pn.viewable.Viewer):
         self._system_changed()
 
         self.dice_card = DiceCard(self.state, binder)
+        self.result_panel = ResultPanel(
+            self.state, binder, base_url=self._base_url, live=lambda: self._stored_loaded or not self._doc_ready
+        )
         self._layout = pn.Column(
             self.store,
+            self.result_panel,
             header,
             self.link_panel,
             chars_bar,
@@ -370,6 +375,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.session_panel,
             log,
             sizing_mode="stretch_width",
+            css_classes=["k-main"],
             styles={"max-width": "1280px", "margin": "0 auto"},
         )
         self._watch_inputs()
