@@ -226,3 +226,63 @@ def test_a_burst_of_taps_on_one_check_makes_one_numbered_roll(browser: Browser, 
         expect(rows).to_have_count(2)
     finally:
         context.close()
+
+
+# WCAG contrast of every visible button's text and of the result's words, against the colour behind them.
+CONTRAST = """() => {
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g) || []; return m.map(Number); };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const parent = (n) => n.parentElement || (n.getRootNode() && n.getRootNode().host) || null;
+  const behind = (el) => {
+    for (let n = el; n; n = parent(n)) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length >= 3 && (c.length === 3 || c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+  };
+  const visible = (el) => {
+    for (let n = el; n; n = parent(n)) {
+      const s = getComputedStyle(n);
+      if (s.display === 'none' || s.visibility === 'hidden') return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('button, .k-outcome, .k-chance')) {
+      if (!visible(el) || el.disabled || !(el.innerText || '').trim()) continue;
+      const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(behind(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      out.push({what: el.tagName.toLowerCase() + ' "' + el.innerText.trim().slice(0, 30) + '"', ratio});
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_url: str, theme):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        if theme == "dark":
+            page.get_by_role("button", name=re.compile("^☰")).click()
+            page.get_by_role("button", name="Dark theme").click()
+            page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+            page.get_by_role("button", name=re.compile("^☰")).click()
+        roll_and_look(page, page.get_by_role("button", name="Roll", exact=True).first, theme)
+        page.mouse.move(0, 0)  # no button under the pointer (hover shades are not the resting colours)
+        page.wait_for_timeout(500)
+        found = page.evaluate(CONTRAST)
+        assert any(c["what"].startswith('button "Roll') for c in found), found
+        low = [f"{c['what']}: {c['ratio']:.2f}:1" for c in found if c["ratio"] < 4.5]
+        assert not low, "\n".join(low)
+    finally:
+        context.close()

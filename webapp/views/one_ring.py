@@ -258,7 +258,7 @@ class OneRingView(pn.viewable.Viewer):
             lambda: setattr(
                 self.rules_note,
                 "object",
-                '<div class="note">'
+                f'<details class="rules"><summary>{escape(tr(N_("Rules readings")))}</summary><div class="note">'
                 + escape(
                     tr(
                         N_(
@@ -278,7 +278,7 @@ class OneRingView(pn.viewable.Viewer):
                         )
                     )
                 )
-                + "</div>",
+                + "</div></details>",
             )
         )
         roll_panel = pn.Column(

@@ -1,4 +1,4 @@
-"""The page: header (system, language, theme), characters bar, the system's screen, the roll log.
+"""The page: header (system, a menu of language, theme and characters), characters, the screen, the roll log.
 
 It also wires the outside world: the URL (every field is in the query
 string), the browser's local storage (characters, language, theme) and JSON
@@ -236,11 +236,14 @@ class KostkaApp(pn.viewable.Viewer):
         self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
         binder.text(self.theme, "name", N_("Dark theme"))
         self.theme.param.watch(self._theme_changed, "value")
+        # Language, theme and the characters' administration wait in a menu: the first screen is play.
+        self.menu_toggle = pn.widgets.Toggle(value=False, height=48, width=150, css_classes=["k-menu-toggle"])
+        binder.text(self.menu_toggle, "name", N_("☰ Menu"))
+        self.menu_toggle.param.watch(self._menu_toggled, "value")
         header = pn.FlexBox(
             title,
             self.system,
-            self.lang,
-            self.theme,
+            self.menu_toggle,
             flex_wrap="wrap",
             align_items="center",
             sizing_mode="stretch_width",
@@ -284,9 +287,9 @@ class KostkaApp(pn.viewable.Viewer):
         self.storage_message = html_pane("")
         self.address_message = html_pane("")
         binder.on_lang(self._draw_notes)
-        chars_bar = pn.Column(
+        self.menu = pn.Column(
+            pn.FlexBox(self.lang, self.theme, flex_wrap="wrap", align_items="center"),
             pn.FlexBox(
-                self.character,
                 new,
                 delete,
                 self.export_chars,
@@ -294,6 +297,11 @@ class KostkaApp(pn.viewable.Viewer):
                 flex_wrap="wrap",
                 align_items="flex-end",
             ),
+            css_classes=["k-menu"],
+            sizing_mode="stretch_width",
+        )
+        chars_bar = pn.Column(
+            self.character,
             pn.Row(self.delete_note, self.undo_delete),
             self.import_message,
             self.storage_message,
@@ -366,6 +374,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.store,
             self.result_panel,
             header,
+            self.menu,
             self.link_panel,
             chars_bar,
             pn.layout.Divider(),
@@ -588,6 +597,9 @@ class KostkaApp(pn.viewable.Viewer):
             self.store.values = {**self.store.values, KEY_LANG: self.tr.lang}
         self._character_options()
         self._update_url()
+
+    def _menu_toggled(self, event: Any) -> None:
+        self.menu.css_classes = ["k-menu", "open"] if event.new else ["k-menu"]
 
     def _theme_changed(self, event: Any) -> None:
         theme = "dark" if event.new else "light"
