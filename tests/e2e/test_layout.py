@@ -139,7 +139,7 @@ def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url
     page.goto(app_url + "?lang=en&sys=one-ring")
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
     light = page.evaluate(background)
-    page.get_by_role("button", name=re.compile("^☰")).click()  # the menu: language, theme, characters
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Dark theme").click()
     page.wait_for_function(f"(light) => ({background})() !== light", arg=light)
     assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
@@ -148,7 +148,7 @@ def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url
     page.reload()
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
     page.wait_for_function(f"(dark) => ({background})() === dark", arg=dark)
-    page.get_by_role("button", name=re.compile("^☰")).click()  # the menu: language, theme, characters
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Dark theme").click()  # back to light for the other tests
     page.wait_for_function(f"(light) => ({background})() === light", arg=light)
 

@@ -273,10 +273,10 @@ def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_
     try:
         start(page, f"{site_url}?lang=en")
         if theme == "dark":
-            page.get_by_role("button", name=re.compile("^☰")).click()
+            page.get_by_role("button", name=re.compile("^☰")).first.click()
             page.get_by_role("button", name="Dark theme").click()
             page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
-            page.get_by_role("button", name=re.compile("^☰")).click()
+            page.get_by_role("button", name=re.compile("^☰")).first.click()
         roll_and_look(page, page.get_by_role("button", name="Roll", exact=True).first, theme)
         page.mouse.move(0, 0)  # no button under the pointer (hover shades are not the resting colours)
         page.wait_for_timeout(500)
