@@ -8,39 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-import threading
-from pathlib import Path
 
 import pytest
+from pages import ROOT, START_TIMEOUT, STEP_TIMEOUT
 from playwright.sync_api import Browser, expect
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
 SHEET = ROOT / "tests" / "data" / "gcs" / "generated-120-rows.gcs"
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_a_sheet_of_120_rows_imports_whole_and_pages_its_rows(browser: Browser, site_url: str):

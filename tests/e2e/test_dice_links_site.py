@@ -9,49 +9,14 @@ words.
 from __future__ import annotations
 
 import re
-import sys
-import threading
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from pages import start
+from playwright.sync_api import Browser, expect
 
 from engine import links
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
-
 pytestmark = [pytest.mark.browser, pytest.mark.site]
-
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def start(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector(
-        "html[data-kostka-loader=ready], html[data-kostka-loader=error]", state="attached", timeout=START_TIMEOUT
-    )
-    assert page.locator("html[data-kostka-loader=ready]").count() == 1, page.locator("#kostka-loader").inner_text()
-    page.set_default_timeout(STEP_TIMEOUT)
 
 
 def test_free_dice_shared_as_a_link_open_with_the_same_dice(browser: Browser, site_url: str):

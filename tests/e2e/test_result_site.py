@@ -10,23 +10,13 @@ a phone never scrolls sideways; a burst of taps on one check makes one roll.
 from __future__ import annotations
 
 import re
-import sys
-import threading
-from pathlib import Path
 
 import pytest
+from pages import start
 from playwright.sync_api import Browser, Page, expect
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-
-sys.path.remove(str(ROOT))
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-START_TIMEOUT = 300_000  # Pyodide on two shared cores: generous, and no timing asserts
-STEP_TIMEOUT = 60_000
 SIZES = {"landscape": (1024, 768), "portrait": (768, 1024), "phone": (390, 844)}
 
 #: (system button, a one-tap roll on its sheet, what the result's status names) per language
@@ -50,28 +40,6 @@ WORDS = {
         "fight": "Boj",
     },
 }
-
-
-@pytest.fixture(scope="module")
-def site_url():
-    """The built site on build.py's own server."""
-    try:
-        if not build.is_up_to_date():
-            build.build()
-    except build.BuildError as exc:
-        pytest.fail(f"python build.py failed: {exc}")
-    httpd = build.make_server(0, build.SITE)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def start(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("html[data-kostka=ready]", state="attached", timeout=START_TIMEOUT)
-    page.set_default_timeout(STEP_TIMEOUT)
 
 
 def status(page: Page):
