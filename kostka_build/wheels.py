@@ -229,6 +229,26 @@ def precompile_wheels(core: Path, wheels: list[Path], cache: Path = config.CACHE
     shutil.rmtree(work, ignore_errors=True)
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (read by type checkers only)."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def check_app_imports(packages: dict) -> None:
     """Every module webapp/ and engine/ import must be stdlib, ours, or shipped: else fail clearly."""
     provided = {"engine", "webapp", "js", "pyodide", "pyodide_js", "__future__"} | set(sys.stdlib_module_names)
@@ -237,7 +257,7 @@ def check_app_imports(packages: dict) -> None:
     problems = []
     for path in sorted([*config.ROOT.glob("webapp/**/*.py"), *config.ROOT.glob("engine/**/*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
+        for node in _run_time_nodes(tree):
             if isinstance(node, ast.Import):
                 mods = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -91,3 +91,22 @@ def test_the_snapshot_takes_the_page_code_up_to_writing_the_document():
     for changed in [code.replace("await write_doc()", "await write_doc(doc)"), code + "more()\n"]:
         with pytest.raises(BuildError, match=r"no longer ends with 'await write_doc\(\)'"):
             snapshot.prepared_page_code(changed)
+
+
+def test_imports_read_by_type_checkers_only_need_not_ship():
+    import ast
+
+    from kostka_build.wheels import _run_time_nodes
+
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nimport typing\n"
+        "if TYPE_CHECKING:\n    from _typeshed import DataclassInstance\n"
+        "if typing.TYPE_CHECKING:\n    import mypy_extensions\nelse:\n    import json\n"
+    )
+    imported = {
+        a.name if isinstance(n, ast.Import) else n.module
+        for n in _run_time_nodes(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert imported == {"typing", "json"}
