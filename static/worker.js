@@ -333,7 +333,8 @@ self.onmessage = async (event) => {
     self.pyodide.globals.set("patch", msg.patch);
     self.pyodide.runPythonAsync(`
     from panel.io.pyodide import _convert_json_patch
-    state.curdoc.apply_json_patch(_convert_json_patch(patch), setter='js')
+    from webapp.startup import apply_page_patch
+    apply_page_patch(state.curdoc, _convert_json_patch(patch))
     `);
     self.postMessage({type: "idle"});
   } else if (msg.type === "location") {
