@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
 from typing import Any
 
 from bokeh.core.serialization import Serialized
