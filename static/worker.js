@@ -330,6 +330,8 @@ self.onmessage = async (event) => {
     _link_docs_worker(state.curdoc, sendPatch, setter='js')
     `);
   } else if (msg.type === "patch") {
+    // The page's changes: those to models Python has removed since are left out, the rest applied
+    // (webapp/startup.py, apply_page_patch).
     self.pyodide.globals.set("patch", msg.patch);
     self.pyodide.runPythonAsync(`
     from panel.io.pyodide import _convert_json_patch
