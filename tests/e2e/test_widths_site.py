@@ -8,7 +8,7 @@ storage's answer must still arrive."""
 from __future__ import annotations
 
 import pytest
-from pages import seeded, start
+from pages import seeded, started
 from playwright.sync_api import Browser, expect
 
 from webapp.state.app import AppState
@@ -40,8 +40,11 @@ def test_the_stored_characters_are_read_at_every_width(
     width, height = size
     context = seeded(browser, {"kostka.characters": stored_characters()}, viewport={"width": width, "height": height})
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        start(page, site_url + address)  # waits for html[data-kostka=ready]
+        page.goto(site_url + address)
+        started(page, errors)  # the app drawn, then html[data-kostka=ready]
         expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text([name])
     finally:
         context.close()
