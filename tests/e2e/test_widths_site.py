@@ -3,7 +3,8 @@ names, the page reads the stored characters and says it is ready (``<html data-k
 
 At a narrow width the first screen's charts report their new sizes to Python while the address's
 system replaces that screen; those reports come in one patch with the storage's answer, and the
-storage's answer must still arrive."""
+storage's answer must still arrive. The page's patches also come close together then: each must
+be applied, none in place of another."""
 
 from __future__ import annotations
 
