@@ -47,3 +47,37 @@ def test_every_sheet_label_is_a_message_of_the_catalogues(lang):
         for field in fields:
             for f in (field, *field.rows):
                 assert f.label is None or f.label in ids, (system, f.name, f.label)
+
+
+@pytest.mark.parametrize("system", sorted(FORMS))
+def test_every_field_of_the_sheet_is_a_parameter_of_its_form(system):
+    form = FORMS[system]
+    for field in sheets.SHEETS[system]:
+        if system == "gurps" and field.name == "modifiers":  # the desk's
+            continue
+        name = "name_text" if field.name == "name" else field.name
+        assert name in form.param, (system, field.name)
+    assert form.FLAGS == tuple(f.name for f in sheets.SHEETS[system] if f.kind == "bool")
+
+
+def test_a_field_added_to_a_sheet_is_in_its_form_bounds_documents_and_schema(monkeypatch):
+    fields = (
+        *sheets.SHEETS["fate"],
+        sheets.Field("luck", "int", 0, 6, 2, "Luck"),
+        sheets.Field("lucky", "bool", default=True),
+    )
+    monkeypatch.setitem(sheets.SHEETS, "fate", fields)
+
+    @forms.sheet_form
+    class Sheet(forms.Form):
+        system = "fate"
+
+    form = Sheet()
+    assert (form.luck, form.lucky, form.skill, form.name_text) == ("2", True, "7", "")
+    assert Sheet.BOUNDS["luck"] == (0, 6) and "lucky" in Sheet.FLAGS
+    form.luck = "7"
+    form.parse()
+    assert form.errors["luck"].code == "range"
+    assert form.to_dict()["luck"] == "7"
+    assert sheets.json_schema("fate")["properties"]["luck"]["default"] == 2
+    assert sheets.spec("fate")["luck"] == ("int", 0, 6)

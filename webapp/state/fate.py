@@ -7,26 +7,18 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError, fate
-from engine.sheets import bounds
 
-from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int
+from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int, sheet_form
 from .log import LogEntry
 
 __all__ = ["FateCharacter", "FateDesk"]
 
 
+@sheet_form
 class FateCharacter(Form):
-    """A Fate & Doom hero: skill, favour of the gods (current/max), life (current/max)."""
+    """A Fate & Doom hero: skill, favour of the gods (current/max), life (current/max) (the sheet's fields)."""
 
     system: ClassVar[str] = "fate"
-    BOUNDS = bounds("fate")
-
-    name_text = param.String(default="")
-    skill = param.String(default="7")
-    favour = param.String(default="3")
-    favour_max = param.String(default="3")
-    life = param.String(default="12")
-    life_max = param.String(default="12")
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
         return {**cap_check(values, "favour", "favour_max"), **cap_check(values, "life", "life_max")}

@@ -26,11 +26,10 @@ from engine import Dice, InputError, RuleError
 from engine.fate.attack import HALVING_RULES, WOLF, Combatant, Policy, attack_odds, generate_monster
 from engine.fate.battle import AFTER_KILL, Encounter, Fight, run_seed, simulate_battle, simulate_many
 from engine.fate.duel import duel_odds, win_chance_by_spend
-from engine.sheets import bounds
 
 from ..i18n import LANGUAGES, N_, catalogue
 from .fate import FateCharacter
-from .forms import Form, cap_check, parse_int
+from .forms import Form, cap_check, parse_int, sheet_form
 from .log import LogEntry, now
 from .rolls import RollService
 
@@ -60,18 +59,11 @@ MAX_LIVE_STATES = 12_000
 # -- sheets ------------------------------------------------------------------------------------------
 
 
+@sheet_form
 class MonsterSheet(Form):
     """A monster: life (current/max), skill, stoutness (current/max). Starts as the Wolf."""
 
     system: ClassVar[str] = "fate-monster"
-    BOUNDS = bounds("fate-monster")
-
-    name_text = param.String(default=WOLF.name)
-    life = param.String(default=str(WOLF.life))
-    life_max = param.String(default=str(WOLF.max_life))
-    skill = param.String(default=str(WOLF.skill))
-    stoutness = param.String(default=str(WOLF.points))
-    stoutness_max = param.String(default=str(WOLF.max_points))
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:
         return {**cap_check(values, "life", "life_max"), **cap_check(values, "stoutness", "stoutness_max")}

@@ -18,7 +18,7 @@ from engine import InputError, RuleError
 from engine.documents import MAX_CHARACTERS
 from engine.errors import check_int
 from engine.links import without_refused
-from engine.sheets import MAX_ROWS
+from engine.sheets import MAX_ROWS, SHEETS, Field, bounds
 
 from ..i18n import N_
 
@@ -37,6 +37,8 @@ __all__ = [
     "form_text",
     "input_names",
     "parse_int",
+    "sheet_form",
+    "sheet_params",
 ]
 
 FORMAT_VERSION = 1
@@ -154,6 +156,45 @@ class Form(param.Parameterized):
             if name in data:
                 updates[name] = form_flag(data[name])
         return updates
+
+
+def _field_param(field: Field) -> param.Parameter:
+    """The form parameter of one sheet field: numbers as text, switches, names, rows as lists."""
+    doc = field.label or field.name
+    if field.kind == "int":
+        return param.String(default=str(field.default), doc=doc)
+    if field.kind == "bool":
+        return param.Boolean(default=bool(field.default), doc=doc)
+    if field.kind == "text":
+        return param.String(default=field.default or "", doc=doc)
+    return param.List(default=list(field.default or ()), doc=doc)
+
+
+def sheet_params(system: str, exclude: tuple[str, ...] = ()) -> dict[str, param.Parameter]:
+    """The form parameters of sheet ``system`` (:data:`engine.sheets.SHEETS`), in the sheet's order:
+    ``name`` as ``name_text``, an "int" field as its default in text, a "bool" one as a switch, rows as lists."""
+    return {
+        "name_text" if f.name == "name" else f.name: _field_param(f) for f in SHEETS[system] if f.name not in exclude
+    }
+
+
+def sheet_form(cls: type[Form] | None = None, *, exclude: tuple[str, ...] = ()) -> Any:
+    """A class decorator: the form of the sheet ``cls.system``, its fields added from the sheet.
+
+    Every field of the sheet (but those in ``exclude``, kept elsewhere) becomes a parameter of the
+    form unless the class declares it itself; ``BOUNDS`` and ``FLAGS`` follow the sheet too. So a
+    field added to the sheet is in the form, its bounds, the documents and the JSON Schema at once."""
+
+    def decorate(form_class: type[Form]) -> type[Form]:
+        system = form_class.system  # type: ignore[attr-defined]
+        for name, parameter in sheet_params(system, exclude).items():
+            if name not in form_class.param:
+                form_class.param.add_parameter(name, parameter)
+        form_class.BOUNDS = {k: v for k, v in bounds(system).items() if k not in exclude}
+        form_class.FLAGS = tuple(f.name for f in SHEETS[system] if f.kind == "bool" and f.name not in exclude)
+        return form_class
+
+    return decorate if cls is None else decorate(cls)
 
 
 def clean_row_names(form: param.Parameterized, rows: str) -> None:

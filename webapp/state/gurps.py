@@ -11,10 +11,21 @@ import param
 
 from engine import InputError, gurps
 from engine.links import without_refused
-from engine.sheets import MODIFIER_RANGE, SKILL_RANGE, bounds
+from engine.sheets import MODIFIER_RANGE, SKILL_RANGE
 
 from ..i18n import N_
-from .forms import MAX_NAME, MAX_ROWS, Form, cap_check, clean_row_names, form_flag, form_text, input_names, parse_int
+from .forms import (
+    MAX_NAME,
+    MAX_ROWS,
+    Form,
+    cap_check,
+    clean_row_names,
+    form_flag,
+    form_text,
+    input_names,
+    parse_int,
+    sheet_form,
+)
 from .log import LogEntry
 from .roster import Roster
 
@@ -97,26 +108,12 @@ GURPS_OUTCOMES = {
 }
 
 
+@sheet_form(exclude=("modifiers",))  # the roll's modifiers are the desk's
 class GurpsCharacter(Form):
-    """A GURPS sheet: name, attributes and a list of skills with levels."""
+    """A GURPS sheet: name, attributes, pools, defences and a list of skills with levels (the sheet's fields)."""
 
     system: ClassVar[str] = "gurps"
-    BOUNDS = bounds("gurps")
 
-    name_text = param.String(default="")
-    st = param.String(default="10")
-    dx = param.String(default="10")
-    iq = param.String(default="10")
-    ht = param.String(default="10")
-    will = param.String(default="10")
-    per = param.String(default="10")
-    hp = param.String(default="10", doc="Hit Points now")
-    hp_max = param.String(default="10")
-    fp = param.String(default="10", doc="Fatigue Points now")
-    fp_max = param.String(default="10")
-    dodge = param.String(default="8")
-    parry = param.String(default="8")
-    block = param.String(default="8")
     skills = param.List(default=[], doc='[{"name": text, "level": text}, ...]')
 
     def _cross_check(self, values: dict[str, Any]) -> dict[str, InputError]:

@@ -10,10 +10,9 @@ from typing import Any, ClassVar
 import param
 
 from engine import InputError, RuleError, one_ring
-from engine.sheets import bounds
 
 from ..i18n import N_
-from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int
+from .forms import Form, cap_check, form_flag, form_text, input_names, parse_int, sheet_form
 from .log import LogEntry
 
 __all__ = [
@@ -103,35 +102,13 @@ OR_DEGREE_LABELS = {
 }
 
 
-def _one_ring_character_params() -> dict[str, param.Parameter]:
-    params: dict[str, param.Parameter] = {}
-    for attr, default in zip(one_ring.ATTRIBUTES, ("5", "5", "5"), strict=False):
-        params[attr] = param.String(default=default, doc=OR_LABELS[attr])
-    for skill in OR_SKILLS:
-        params[skill] = param.String(default="0", doc=OR_LABELS[skill])
-        params[f"fav_{skill}"] = param.Boolean(default=False, doc=f"{skill} is favoured")
-    for prof in OR_PROFICIENCIES:
-        params[prof] = param.String(default="0", doc=OR_LABELS[prof])
-    params["valour"] = param.String(default="1")
-    params["wisdom"] = param.String(default="1")
-    params["protection"] = param.String(default="0", doc=OR_LABELS["protection"])
-    params["hope"] = param.String(default="8")
-    params["hope_max"] = param.String(default="8")
-    for tracker, default in OR_TRACKERS.items():
-        params[tracker] = param.String(default=default, doc=OR_LABELS[tracker])
-    return params
+@sheet_form
+class OneRingCharacter(Form):
+    """A One Ring hero sheet: attributes, skills (with favoured marks), proficiencies, Valour, Wisdom, Hope.
 
+    Its fields are the sheet's (:data:`engine.sheets.SHEETS`), added by :func:`~.forms.sheet_form`."""
 
-class _OneRingCharacterBase(Form):
     system: ClassVar[str] = "one-ring"
-    BOUNDS = bounds("one-ring")
-    FLAGS = tuple(f"fav_{s}" for s in OR_SKILLS) + ("weary", "miserable", "inspired", "weary_auto")
-
-    name_text = param.String(default="", doc="Character name")
-    weary = param.Boolean(default=False)
-    miserable = param.Boolean(default=False)
-    inspired = param.Boolean(default=False)
-    weary_auto = param.Boolean(default=True, doc="Weary follows Endurance <= Load + Fatigue (off: set by hand)")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -163,12 +140,6 @@ class _OneRingCharacterBase(Form):
             return one_ring.target_number(parse_int(attribute, getattr(self, attribute), *one_ring.ATTRIBUTE_RANGE))
         except InputError:
             return None
-
-
-OneRingCharacter = type("OneRingCharacter", (_OneRingCharacterBase,), _one_ring_character_params())
-OneRingCharacter.__doc__ = (
-    "A One Ring hero sheet: attributes, skills (with favoured marks), proficiencies, Valour, Wisdom, Hope."
-)
 
 
 class OneRingDesk(Form):
