@@ -14,7 +14,7 @@ from panel.custom import JSComponent
 
 from engine import InputError
 
-from ..i18n import N_, Translator, error_text, percent
+from ..i18n import N_, Translator, error_text
 
 __all__ = [
     "APP_CSS",
@@ -26,7 +26,6 @@ __all__ = [
     "checkbox",
     "hidden_html",
     "html_pane",
-    "percent",
     "models_frozen",
     "secret_checkbox",
     "select",
@@ -321,6 +320,10 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
         lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text"
     )
     return name
+
+
+def percent(p: Any) -> str:
+    return f"{float(p):.1%}"
 
 
 def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
