@@ -32,6 +32,7 @@ NOT_IN_PYODIDE = [
     "test_documents.py",
     "test_documents_fuzz.py",
     "test_links_fuzz.py",
+    "test_sheet_schemas.py",  # jsonschema, a test dependency
 ]
 DESELECTED = ["tests/engine/test_engine_api.py::test_engine_imports_only_the_standard_library"]  # starts a process
 
