@@ -34,11 +34,15 @@ later rounds as ``rounds_tail``. These per-round figures are floats (the
 exact totals stay exact): each is a sum of non-negative products, so its
 relative rounding error is below ``(number of states) x 2**-52`` (about
 ``1e-12`` for lives of 30); masses below ``1e-30`` are moved to the tail.
-``max_rounds=0`` skips the distribution (about twice as fast).
+``max_rounds=0`` skips the distribution (about twice as fast). Floats are
+summed with :func:`math.fsum` (correctly rounded), so the figures are the same
+bit for bit on every Python and under Pyodide: :func:`sum` of floats rounds
+differently since Python 3.12.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -310,8 +314,12 @@ def duel_odds(
                 # stay in the exact totals, so they end up in the tail.
                 vr_h = [x if x > _TINY else 0.0 for x in vr_h]
                 vr_m = [x if x > _TINY else 0.0 for x in vr_m]
-                vr_h[R + 1] = max(0.0, float(fraction(v_h)) - sum(vr_h[1 : R + 1])) if ra[R + 1] or fq_m else ra[R + 1]
-                vr_m[R + 1] = max(0.0, float(fraction(v_m)) - sum(vr_m[1 : R + 1])) if rb[R + 1] or fq_h else rb[R + 1]
+                vr_h[R + 1] = (
+                    max(0.0, float(fraction(v_h)) - math.fsum(vr_h[1 : R + 1])) if ra[R + 1] or fq_m else ra[R + 1]
+                )
+                vr_m[R + 1] = (
+                    max(0.0, float(fraction(v_m)) - math.fsum(vr_m[1 : R + 1])) if rb[R + 1] or fq_h else rb[R + 1]
+                )
                 # A turn passes to the other side in the same round, or in the next
                 # one when it closes the round.
                 next_h = vr_h if hero_first else [0.0] + vr_h[:R] + [vr_h[R] + vr_h[R + 1]]
