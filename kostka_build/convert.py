@@ -164,7 +164,8 @@ def rewrite_html(html: str, assets: Assets, strings: dict) -> str:
     html = sub_once(internals.PAGE_ESMS, '<script src="import-shim.js"></script>', html, "es-module-shims")
     html = re.sub(r"<(link|script)\b[^>]*?(?:href|src)=\"(https?://[^\"]+)\"[^>]*>(?:</script>)?", tag, html)
     html = html.replace(internals.PAGE_FAVICON, "")
-    # Stylesheet URLs inside the pre-rendered Bokeh document JSON.
+    html = sub_once(internals.PAGE_PRERENDER, "", html, "the document drawn at build time")
+    # Any other URL into Panel's CDN (none in the pinned Panel's page) points at our copy.
     html = re.sub(re.escape(internals.PANEL_CDN) + r"([^\"'\s]+)", lambda m: assets.panel_file(m.group(1)), html)
 
     head = (

@@ -25,6 +25,14 @@ PAGE_WORKER = r'new Worker\("\./app\.js"\)'  # pyodide_handler.js: where the pag
 PAGE_ESMS_OPTIONS = r'<script type="esms-options">[^<]*</script>'  # js_resources.html
 PAGE_ESMS = r'<script type="text/javascript" src="[^"]*/es-module-shims[^"]*"></script>'
 PAGE_FAVICON = '<link rel="icon" href="./favicon.ico" type="">'
+# The document drawn at build time, and the script that embeds it at DOMContentLoaded (Bokeh's
+# file.html `plot_script`: a JSON data block, then doc_js.js inside try_run.js). The loading screen
+# covers it, and on a slow tablet the worker's document could arrive before it was embedded: both
+# were drawn, one under the other. The build leaves it out; the worker's document is the only one.
+PAGE_PRERENDER = (
+    r'(?s)\s*<script type="application/json" id="[^"]+">.*?</script>\s*<script type="text/javascript">'
+    r"(?:(?!</script>).)*?root\.Bokeh\.embed\.embed_items\(docs_json, render_items\);(?:(?!</script>).)*</script>"
+)
 # The Python code panel convert puts into app.js (pyodide_worker.js: `const code = \`{{ code }}\``),
 # and the last step of that code, writing the document (the snapshot is taken just before it).
 APP_CODE = re.compile(r"const code = `(.*?)`\n\n  try \{", re.S)

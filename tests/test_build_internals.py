@@ -55,6 +55,9 @@ def test_panel_converts_pages_as_the_build_expects():
     resources = (templates / "js_resources.html").read_text(encoding="utf-8")
     assert re.search(internals.PAGE_ESMS_OPTIONS, resources), "es-module-shims' options moved"
     assert "es-module-shims" in (PANEL / "models" / "esm.py").read_text(encoding="utf-8")  # internals.PAGE_ESMS
+    # the document drawn at build time, which the build leaves out, is embedded by Bokeh's doc_js.js
+    doc_js = (SITE_PACKAGES / "bokeh" / "core" / "_templates" / "doc_js.js").read_text(encoding="utf-8")
+    assert "root.Bokeh.embed.embed_items(docs_json, render_items" in doc_js, "see internals.PAGE_PRERENDER"
     # the page's code ends with writing the document: the snapshot is taken just before it
     assert internals.WRITE_DOC + '"""' in (PANEL / "io" / "convert.py").read_text(encoding="utf-8")
 
