@@ -1,8 +1,8 @@
 """Start-up and response times of the built static site in headless Chromium.
 
-    python benchmarks/bench_site.py [--runs 3]
+    python benchmarks/bench_site.py [--runs 3] [--throttle 4] [--site DIR]
 
-Builds site/ if it is out of date, serves it with build.py's own server on 127.0.0.1 and
+Builds site/ if it is out of date (or measures the site built in DIR, another commit's, say), serves it with build.py's own server on 127.0.0.1 and
 measures, in Debian's chromium (launched as the browser tests launch it: tests/browsing.py):
 
 - first paint: the browser's ``first-contentful-paint`` (the loading screen);
@@ -16,7 +16,8 @@ measures, in Debian's chromium (launched as the browser tests launch it: tests/b
 - first-visit bytes: every byte the server sent during the cold visit, until the site is
   cached for offline use (the service worker's requests included).
 
-Prints a Markdown table of medians. Timings depend on how busy the machine is.
+``--throttle 4`` slows Chromium's CPU four times (DevTools' ``Emulation.setCPUThrottlingRate``),
+about a tablet's speed. Prints a Markdown table of medians. Timings depend on how busy the machine is.
 """
 
 from __future__ import annotations
@@ -48,11 +49,11 @@ class CountingHandler(build.SiteHandler):
             CountingHandler.sent += len(data)
 
 
-def serve() -> tuple[object, str]:
+def serve(site: Path) -> tuple[object, str]:
     import functools
     import http.server
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=build.SITE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=site))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
@@ -138,12 +139,14 @@ def click_to_result_ms(page) -> list[float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--throttle", type=float, default=1.0, help="CPU slow-down, 4 for a tablet")
+    parser.add_argument("--site", type=Path, default=None, help="a site built elsewhere (default: site/)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    if not build.is_up_to_date():
+    if args.site is None and not build.is_up_to_date():
         build.build()
-    httpd, url = serve()
+    httpd, url = serve(args.site or build.SITE)
     url += "?lang=en"
     results: dict[str, list[float]] = {"paint": [], "cold": [], "warm": [], "warm2": [], "click": [], "bytes": []}
     with sync_playwright() as p:
@@ -151,6 +154,8 @@ def main() -> int:
         for _ in range(args.runs):
             context = browser.new_context()
             page = context.new_page()
+            if args.throttle != 1:
+                context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
             CountingHandler.sent = 0
             page.goto(url)
             wait_ready(page)
@@ -178,7 +183,8 @@ def main() -> int:
     med = {k: statistics.median(v) for k, v in results.items()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"Chromium headless, {args.runs} cold + {2 * args.runs} warm starts, load average {load:.1f} on {os.cpu_count()} CPUs\n"
+        f"Chromium headless, CPU throttled {args.throttle:g}x, {args.runs} cold + {2 * args.runs} warm starts,"
+        f" load average {load:.1f} on {os.cpu_count()} CPUs\n"
     )
     print("| measure | median | goal |")
     print("|:--|--:|--:|")
