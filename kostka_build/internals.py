@@ -97,6 +97,7 @@ OBJECT_NAMES = [
     ("bokeh.document.Document()", "_session_context"),  # webapp/startup.py: as write_doc leaves it
     ("bokeh.document.Document().callbacks", "_held_events"),  # webapp/startup.py: held changes dropped
     ("bokeh.document.Document().models", "freeze"),  # webapp/views/common.py
+    ("bokeh.document.Document().models", "seen"),  # webapp/startup.py: a model that has left the document
     # webapp/views/shell.py (quiet_location): the watcher that parses the address for synced parameters
     ("panel.io.location.Location", "_update_synced"),
     ("panel.io.location.Location()", "_synced"),

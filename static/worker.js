@@ -320,25 +320,41 @@ startApplication().catch((error) => {
   self.postMessage({type: "kostka-error", message: lines[lines.length - 1], snapshot: restored ? SNAPSHOT_ID : null});
 });
 
+// The page's messages run in Python one after the other, in the order they came. Each names its
+// data by a global (patch, location) that the next message sets again: had a message's Python not
+// run yet (runPythonAsync only schedules it), it would read the next one's, and a patch (the
+// storage's answer, say) would be lost while another was applied twice.
+let pending = Promise.resolve();
+
+function inTurn(step) {
+  pending = pending.then(step).catch((error) => console.error(error));
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === "rendered") {
-    self.pyodide.runPythonAsync(`
+    inTurn(() => self.pyodide.runPythonAsync(`
     from panel.io.state import state
     from panel.io.pyodide import _link_docs_worker
 
     _link_docs_worker(state.curdoc, sendPatch, setter='js')
-    `);
+    `));
   } else if (msg.type === "patch") {
-    self.pyodide.globals.set("patch", msg.patch);
-    self.pyodide.runPythonAsync(`
+    // The page's changes: those to models Python has removed since are left out, the rest applied
+    // (webapp/startup.py, apply_page_patch).
+    inTurn(() => {
+      self.pyodide.globals.set("patch", msg.patch);
+      return self.pyodide.runPythonAsync(`
     from panel.io.pyodide import _convert_json_patch
-    state.curdoc.apply_json_patch(_convert_json_patch(patch), setter='js')
+    from webapp.startup import apply_page_patch
+    apply_page_patch(state.curdoc, _convert_json_patch(patch))
     `);
+    });
     self.postMessage({type: "idle"});
   } else if (msg.type === "location") {
-    self.pyodide.globals.set("location", msg.location);
-    self.pyodide.runPythonAsync(`
+    inTurn(() => {
+      self.pyodide.globals.set("location", msg.location);
+      return self.pyodide.runPythonAsync(`
     import json
     from panel.io.state import state
     from panel.util import edit_readonly
@@ -349,5 +365,6 @@ self.onmessage = async (event) => {
                 k: v for k, v in loc_data.items() if k in state.location.param
             })
     `);
+    });
   }
 };

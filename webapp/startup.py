@@ -11,13 +11,18 @@ and its document as already written, which is a small fraction of building and w
 A prepared app holds no visitor's data: the address, the browser's storage and the theme reach it
 once the page is drawn (``KostkaApp.page_ready``), as they do after a fresh boot. Roll seeds are
 drawn from the browser's crypto source when a roll is made, never from the interpreter's state.
+
+:func:`apply_page_patch` is how the worker applies each patch of the page's changes, restored or
+booted afresh.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from bokeh.core.serialization import Serialized
 from bokeh.document import Document
 from bokeh.io.doc import set_curdoc
 from panel.io.state import state
@@ -25,7 +30,7 @@ from panel.io.state import state
 from webapp.i18n import normalise_language
 from webapp.views.shell import KostkaApp
 
-__all__ = ["keep", "prepared_languages", "visitor", "welcome", "write_prepared"]
+__all__ = ["apply_page_patch", "keep", "prepared_languages", "visitor", "welcome", "write_prepared"]
 
 #: The JSON texts Panel's worker sends the page to draw a document: the document, its render
 #: items and its roots' ids (``panel.io.pyodide.write_doc``).
@@ -98,3 +103,33 @@ def welcome(language: str) -> Written | None:
         doc._session_context = None  # as write_doc leaves it: the page's changes apply at once
     visitor = app
     return written
+
+
+def _removed(doc: Document, event: Any) -> bool:
+    """Whether ``event`` (a patch's event, as JSON) changes a model that has left ``doc``."""
+    ref = event.get("model") if isinstance(event, dict) else None
+    if not isinstance(ref, dict) or set(ref) != {"id"}:
+        return False  # no model, or a model the page made (defined in the patch itself)
+    model_id = ref["id"]
+    return doc.get_model_by_id(model_id) is None and doc.models.seen(model_id)
+
+
+def apply_page_patch(doc: Document, patch: Serialized[Any]) -> None:
+    """Apply a patch of the page's changes to ``doc``, as the page's own (``setter='js'``), without
+    the changes to models that have left the document since.
+
+    The page sends the changes it made while Python was busy as one patch. A change to a model
+    Python has removed meanwhile is stale and harmless; but Bokeh drops a patch that refers to such
+    a model whole, and the other changes in it with it. At a phone's width the first screen's charts
+    report their sizes while the address's system replaces that screen: the browser storage's
+    answer, in the same patch, was lost, and the stored data never read.
+    """
+    content = patch.content
+    events = content.get("events") if isinstance(content, dict) else None
+    if isinstance(events, list):
+        kept = [event for event in events if not _removed(doc, event)]
+        if not kept:
+            return
+        if len(kept) != len(events):
+            patch = Serialized(content={**content, "events": kept}, buffers=patch.buffers)
+    doc.apply_json_patch(patch, setter="js")

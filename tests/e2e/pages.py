@@ -10,6 +10,7 @@ import json
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
@@ -87,9 +88,10 @@ def start(page: Page, url: str, errors: list[str] | None = None) -> None:
     started(page, seen)
 
 
-def seeded(browser: Browser, values: dict[str, str]) -> BrowserContext:
-    """A context whose storage holds ``values`` when its first page opens (not again on a reload)."""
-    context = browser.new_context()
+def seeded(browser: Browser, values: dict[str, str], **options: Any) -> BrowserContext:
+    """A context whose storage holds ``values`` when its first page opens (not again on a reload);
+    ``options`` go to ``browser.new_context`` (a viewport, touch…)."""
+    context = browser.new_context(**options)
     context.add_init_script(
         "if (!window.sessionStorage.getItem('seeded')) {"
         f" for (const [k, v] of Object.entries({json.dumps(values)})) window.localStorage.setItem(k, v);"

@@ -214,3 +214,31 @@ def test_the_app_starts_in_the_language_the_loading_screen_chose(monkeypatch):
     assert main().tr.lang == "en"
     monkeypatch.delenv("KOSTKA_LANG")
     assert main().tr.lang == "en"
+
+
+def test_a_page_patch_keeps_its_other_changes_when_one_model_has_left_the_document(page_doc):
+    """The page's changes, sent as one patch while Python was busy, may include a chart's new size
+    on a screen the address's system has replaced since: the storage's answer beside it still arrives."""
+    from bokeh.core.serialization import Serialized
+    from bokeh.models import Plot
+
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+    charts = [model.id for model in doc.models if isinstance(model, Plot)]
+    assert charts  # the first screen's odds chart
+    with set_curdoc(doc):
+        app.state.system = "gurps"
+    gone = [model_id for model_id in charts if doc.get_model_by_id(model_id) is None]
+    assert gone
+    store = next(ref for ref in app.store._models.values() if ref[0].document is doc)[0].data
+    patch = {
+        "events": [
+            {"kind": "ModelChanged", "model": {"id": gone[0]}, "attr": "outer_width", "new": 370},
+            {"kind": "ModelChanged", "model": {"id": store.id}, "attr": "loaded", "new": True},
+        ]
+    }
+    with set_curdoc(doc):
+        startup.apply_page_patch(doc, Serialized(content=patch, buffers=[]))
+    assert store.loaded
