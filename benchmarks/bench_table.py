@@ -1,6 +1,6 @@
 """Table-side response times of the built static site, timed inside the page.
 
-    python benchmarks/bench_table.py [--runs 3] [--throttle 4]
+    python benchmarks/bench_table.py [--runs 3] [--throttle 4] [--site DIR]
 
 Serves site/ as ``bench_site.py`` does, starts the app in Debian's chromium at 1024×768 and
 measures, each time from the click inside the page until the frame that shows its effect:
@@ -129,13 +129,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--throttle", type=float, default=1.0, help="CPU slow-down factor (4 = a mid-range tablet)")
+    parser.add_argument("--site", type=Path, default=None, help="a site built elsewhere (default: site/)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     build = bench_site.build
-    if not build.is_up_to_date():
+    if args.site is None and not build.is_up_to_date():
         build.build()
-    httpd, url = bench_site.serve()
+    httpd, url = bench_site.serve(args.site or build.SITE)
     url += "?lang=en"
     keys = ("feedback", "first roll", "later rolls", "switch system", "switch language", "open fight", "fight attack")
     results: dict[str, list[float]] = {k: [] for k in keys}
