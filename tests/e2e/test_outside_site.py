@@ -193,6 +193,7 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     expect(page.get_by_test_id("log")).to_have_text("No rolls yet.")
     page.get_by_role("button", name="Bring the log back", exact=True).click()
     expect(log_rows).to_have_count(2)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Delete character", exact=True).click()
     expect(page.get_by_test_id("delete-note")).to_have_text("Deleted: Vera.")
     assert names_of(page) == ["Character 1"]
@@ -242,6 +243,7 @@ def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: 
     )
     chooser.set_input_files(files=[_file("empty.json", b"")])
     expect(page.get_by_role("alert").filter(has_text="empty")).to_have_text("The file is empty.")
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Čeština", exact=True).click()
     chooser.set_input_files(files=[_file("bad2.json", bad + b" ")])
     expect(page.get_by_role("alert").filter(has_text="Tilda")).to_contain_text("Síla")

@@ -255,6 +255,7 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
         )
     first, second = (d.split() for d in draws)
     assert first[0] != second[0] and first[1] != second[1], draws
+    tab.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     tab.get_by_role("button", name="English").click()  # a switch on the page, in a restored app
     expect(tab.get_by_role("button", name="Roll", exact=True).first).to_be_visible()
     roll_in_each_system(tab)

@@ -92,14 +92,14 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
 
 def test_language_switch_relabels_widgets_and_charts(app):
     view = app.view_of("one-ring")
-    assert view.roll_button.name == "Roll"
+    assert view.roll_button.label == "Roll"
     app.tr.lang = "cs"
-    assert view.roll_button.name == "Hodit"
+    assert view.roll_button.label == "Hodit"
     assert "Ostražitost" in view.ability.options
     assert list(view.degree_chart.source.data["x"])[0] == "Neúspěch"
     assert "Šance na úspěch" in view.odds_readout.object
     app.tr.lang = "ru"
-    assert view.roll_button.name == "Бросить"
+    assert view.roll_button.label == "Бросить"
     assert view.tn_chart.figure.xaxis[0].axis_label == "Целевое число (ЦЧ)"
 
 

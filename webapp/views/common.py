@@ -14,7 +14,7 @@ from panel.custom import JSComponent
 
 from engine import InputError
 
-from ..i18n import N_, Translator, error_text
+from ..i18n import N_, Translator, error_text, percent
 
 __all__ = [
     "APP_CSS",
@@ -26,6 +26,7 @@ __all__ = [
     "checkbox",
     "hidden_html",
     "html_pane",
+    "percent",
     "models_frozen",
     "secret_checkbox",
     "select",
@@ -320,10 +321,6 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
         lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text"
     )
     return name
-
-
-def percent(p: Any) -> str:
-    return f"{float(p):.1%}"
 
 
 def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:

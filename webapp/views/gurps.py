@@ -38,6 +38,7 @@ from .common import (
     percent,
     select,
 )
+from .result import roll_button, roll_name
 
 __all__ = ["GurpsView"]
 
@@ -171,7 +172,7 @@ class _ListRows(pn.viewable.Viewer):
             self._keeps.append(keep)
             parts.append(keep)
         if self.roll_buttons:
-            roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+            roll = roll_button()
             roll.on_click(lambda e, k=k: self.view.roll_skill(self.start + k))
             self._rolls.append(roll)
             parts.append(roll)
@@ -231,7 +232,7 @@ class _ListRows(pn.viewable.Viewer):
                 name.name = tr(self.name_label, n=i + 1)
             if k in rolls and i < len(self.items):
                 what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
-                described = tr(N_("Roll {ability}"), ability=what)
+                described = roll_name(tr, what)
                 if rolls[k].description != described:
                     rolls[k].description = described
             error = errors.get(f"{self.error_prefix}{i}")
@@ -332,8 +333,8 @@ class GurpsView(pn.viewable.Viewer):
         self.secret.link(self.desk, value="secret", bidirectional=True)
         tries = TextField(binder, self.desk, "tries", N_("Tries"), width=90)
         self.effective = html_pane("", css_classes=["readout"])
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
@@ -395,8 +396,8 @@ class GurpsView(pn.viewable.Viewer):
         self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         self.desk.param.watch(lambda e: self._contest_parts(), "contest")
         self._contest_parts()
-        self.contest_button = button("", kind="primary", width=220, height=56)
-        binder.text(self.contest_button, "name", N_("Roll the contest"))
+        self.contest_button = roll_button("", kind="primary", width=220, height=56, margin=(5, 10))
+        binder.text(self.contest_button, "label", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
         self.contest_result = html_pane("")
         # The page puts the share panels here: a roll's link beside the roll (a secret roll's sealed
@@ -444,7 +445,7 @@ class GurpsView(pn.viewable.Viewer):
         """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
         tr = self.tr
         field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
-        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+        roll = roll_button()
         if key in GURPS_DEFENCES:
             self.binder.on_lang(
                 lambda: setattr(
@@ -452,9 +453,7 @@ class GurpsView(pn.viewable.Viewer):
                 )
             )
         else:
-            self.binder.on_lang(
-                lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key])))
-            )
+            self.binder.on_lang(lambda: setattr(roll, "description", roll_name(tr, tr(GURPS_LABELS[key]))))
         roll.on_click(lambda e: self.roll_target(key))
         return pn.Row(field, roll, margin=0)
 

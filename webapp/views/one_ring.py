@@ -36,6 +36,7 @@ from .common import (
     secret_checkbox,
     select,
 )
+from .result import roll_button, roll_name
 
 __all__ = ["OneRingView"]
 
@@ -155,7 +156,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(
             lambda: setattr(armour_title, "object", f'<div class="card-title">{escape(tr(N_("Armour")))}</div>')
         )
-        self.protection_button = button("⚄", width=52, margin=(22, 4, 0, 4))
+        self.protection_button = roll_button()
         binder.on_lang(
             lambda: setattr(self.protection_button, "description", tr(N_("Roll Protection against the blow's Injury")))
         )
@@ -203,8 +204,8 @@ class OneRingView(pn.viewable.Viewer):
         self.parry_field = TextField(binder, self.desk, "parry", N_("Adversary's Parry"), width=150)
         self.parry_box = pn.Column(self.parry_field, margin=0, visible=self.desk.is_attack)
         self.desk.param.watch(lambda *_: setattr(self.parry_box, "visible", self.desk.is_attack), "ability")
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.summary = html_pane("", css_classes=["readout"])
         self.roll_error = html_pane("")
@@ -213,7 +214,7 @@ class OneRingView(pn.viewable.Viewer):
             lambda: setattr(
                 self.rules_note,
                 "object",
-                '<div class="note">'
+                f'<details class="rules"><summary>{escape(tr(N_("Rules readings")))}</summary><div class="note">'
                 + escape(
                     tr(
                         N_(
@@ -233,7 +234,7 @@ class OneRingView(pn.viewable.Viewer):
                         )
                     )
                 )
-                + "</div>",
+                + "</div></details>",
             )
         )
         roll_panel = pn.Column(
@@ -311,10 +312,8 @@ class OneRingView(pn.viewable.Viewer):
             self.binder.text(box, "name", N_("★"))
             box.link(self.char, value=f"fav_{ability}", bidirectional=True)
             parts.append(box)
-        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
-        self.binder.on_lang(
-            lambda: setattr(roll, "description", self.tr(N_("Roll {ability}"), ability=self.tr(OR_LABELS[ability])))
-        )
+        roll = roll_button()
+        self.binder.on_lang(lambda: setattr(roll, "description", roll_name(self.tr, self.tr(OR_LABELS[ability]))))
 
         def tap(_: Any) -> None:
             self.desk.ability = ability
