@@ -254,3 +254,41 @@ def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_
         assert not low, "\n".join(low)
     finally:
         context.close()
+
+
+PLAY = {
+    "en": ("Play", "Edit", "Awareness"),
+    "ru": ("Игра", "Правка", "Внимательность"),
+    "cs": ("Hra", "Úpravy", "Ostražitost"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_the_play_view_holds_every_ability_on_a_landscape_tablets_first_screen(
+    browser: Browser, site_url: str, lang: str
+):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    play, edit, awareness = PLAY[lang]
+    try:
+        start(page, f"{site_url}?lang={lang}")
+        page.get_by_label(awareness, exact=True).fill("3")
+        page.get_by_role("button", name=play, exact=True).click()
+        expect(page.get_by_label(awareness, exact=True)).to_be_hidden()  # the form folds away
+        rows = page.locator(".k-play-row button")
+        expect(rows).to_have_count(24)  # 18 skills, 4 combat proficiencies, Valour and Wisdom
+        expect(rows.filter(has_text=re.compile(f"^{awareness} 3$"))).to_have_count(1)
+        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+        for i in range(24):
+            box = rows.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+                rows.nth(i).inner_text(),
+                box,
+            )
+        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        name = WORDS[lang]["rolls"][0]
+        roll_and_look(page, page.get_by_role("button", name=name, exact=True), f"play view, {lang}")
+        page.get_by_role("button", name=edit, exact=True).click()
+        expect(page.get_by_label(awareness, exact=True)).to_have_value("3")
+    finally:
+        context.close()

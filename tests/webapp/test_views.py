@@ -255,3 +255,23 @@ def test_the_duel_chart_keeps_its_bars_inside_the_axis_and_clear_of_the_legend()
     chart.update({1: 0.1, 2: 0.6}, {1: 0.3})
     assert isinstance(chart.figure.y_range, Range1d) and chart.figure.y_range.end >= 0.6 * 1.15
     assert chart.legend in chart.figure.above and chart.legend not in chart.figure.center
+
+
+def test_the_one_ring_play_view_rolls_each_ability_from_its_row_in_each_language(app):
+    view = app.view_of("one-ring")
+    sheet = app.state.one_ring.character
+    sheet.param.update(awareness="2", fav_awareness=True, name_text=XSS)
+    view.view.value = "play"
+    assert view.play_sheet.visible and not view.sheet.visible
+    assert len(view.play_buttons) == 24  # 18 skills, 4 combat proficiencies, Valour and Wisdom
+    row = view.play_buttons["awareness"]
+    assert (row.label, row.description) == ("Awareness 2 ★", "Roll Awareness")
+    sheet.awareness = "3"
+    assert row.label == "Awareness 3 ★"  # the row follows the sheet
+    row.clicks += 1
+    assert app.state.one_ring.ability == "awareness" and app.state.one_ring.last.check.rating == 3
+    app.tr.lang = "ru"
+    assert (row.label, row.description) == ("Внимательность 3 ★", "Бросок: Внимательность")
+    assert "Сила · ЦЧ 15" in view.play_titles["strength"].object
+    view.view.value = "edit"
+    assert view.sheet.visible and not view.play_sheet.visible

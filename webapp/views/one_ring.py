@@ -38,6 +38,9 @@ from .common import (
 )
 from .result import roll_button, roll_name
 
+#: The two views of a sheet: play (one-tap rows) and edit (the whole form).
+SHEET_VIEWS = {"play": N_("Play"), "edit": N_("Edit")}
+
 __all__ = ["OneRingView"]
 
 FEAT_MODE_LABELS = {
@@ -178,6 +181,12 @@ class OneRingView(pn.viewable.Viewer):
         self.desk.param.watch(self._show_protection_odds, ["injury"])
         binder.on_lang(self._show_protection_odds)
         self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
+        self.play_sheet = self._play_sheet()
+        # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
+        self.view = pn.widgets.RadioButtonGroup(value="edit", height=44, width=220, css_classes=["k-view"])
+        binder.options(self.view, SHEET_VIEWS)
+        self.view.param.watch(self._show_view, "value")
+        self.name_field = name
 
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)
@@ -282,7 +291,9 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_result)
 
         self._layout = pn.Column(
+            self.view,
             name,
+            self.play_sheet,
             self.sheet,
             pn.layout.Divider(),
             roll_panel,
@@ -302,6 +313,60 @@ class OneRingView(pn.viewable.Viewer):
         )
         error = self.desk.errors.get("hope_spend")
         self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
+
+    # -- play view ----------------------------------------------------------------------------
+    def _play_sheet(self) -> pn.viewable.Viewable:
+        """Each ability one compact row, its name and rating on a button that rolls it: the 18 skills,
+        the proficiencies, Valour and Wisdom on one screen beside the result."""
+        self.play_buttons: dict[str, Any] = {}
+        self.play_titles: dict[str, pn.pane.HTML] = {}
+        groups: list[tuple[str, Any, list[str]]] = [
+            (attr, OR_LABELS[attr], [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr])
+            for attr in one_ring.ATTRIBUTES
+        ]
+        groups += [("proficiencies", N_("Combat proficiencies"), list(OR_PROFICIENCIES))]
+        groups += [("valour-wisdom", N_("Valour and Wisdom"), ["valour", "wisdom"])]
+        blocks = []
+        for key, _, abilities in groups:
+            title = html_pane("", css_classes=["card-title"])
+            self.play_titles[key] = title
+            buttons = []
+            for ability in abilities:
+                b = roll_button("", width=155, height=44, margin=(2, 4), css_classes=["k-play-row"])
+
+                def tap(_: Any, ability: str = ability) -> None:
+                    self.desk.ability = ability
+                    self.roll()
+
+                b.on_click(tap)
+                self.play_buttons[ability] = b
+                buttons.append(b)
+            blocks.append(pn.Column(title, *buttons, width=165, margin=(0, 2)))
+        watched = [*self.play_buttons, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
+        self.char.param.watch(self._show_play, watched)
+        self.binder.on_lang(self._show_play)
+        return pn.FlexBox(*blocks, flex_wrap="wrap", visible=False, sizing_mode="stretch_width")
+
+    def _show_play(self, *_: Any) -> None:
+        tr = self.tr
+        for ability, b in self.play_buttons.items():
+            rating = str(getattr(self.char, ability) or "0").strip() or "0"
+            star = " ★" if getattr(self.char, f"fav_{ability}", False) else ""
+            label = tr(OR_LABELS[ability])
+            b.label = f"{label} {rating}{star}"
+            b.description = roll_name(tr, label)
+        for key, title in self.play_titles.items():
+            if key in one_ring.ATTRIBUTES:
+                text = f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
+            else:
+                text = tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+            title.object = f'<div class="card-title">{escape(text)}</div>'
+
+    def _show_view(self, *_: Any) -> None:
+        play = self.view.value == "play"
+        self.play_sheet.visible = play
+        self.sheet.visible = not play
+        self.name_field.visible = not play
 
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:

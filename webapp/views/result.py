@@ -123,6 +123,8 @@ export function render({ model, el }) {
 .k-btn.primary:active, .k-btn.primary.k-pressed { box-shadow: inset 0 0 0 3px var(--k-on-accent, #fff); }
 .k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
 @media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
+/* a row of the play view: the ability's name and rating, read from the left */
+:host(.k-play-row) .k-btn { text-align: left; font-size: 16px; padding: 0 8px; }
 """
     ]
 
