@@ -179,10 +179,10 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     context = seeded(browser, {"kostka.characters": stored_characters()})
     page = context.new_page()
     start(page, site_url + "?lang=en&sys=fate")
-    for _ in range(2):
-        page.get_by_role("button", name="Roll", exact=True).first.click()
     log_rows = page.get_by_test_id("log").locator("tbody tr")
-    expect(log_rows).to_have_count(2)
+    for count in (1, 2):  # one roll after the other: a tap while a roll is on its way is ignored
+        page.get_by_role("button", name="Roll", exact=True).first.click()
+        expect(log_rows).to_have_count(count)
     page.wait_for_function(
         "() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2"
     )
