@@ -21,7 +21,7 @@ from webapp.state.stored import BACKUP_PREFIX, read_stored
 from webapp.views.shell import KostkaApp, quiet_location
 from webapp.words.messages import address_problem_text, document_error_text
 
-KEY_CHARACTERS, KEY_SESSION = "kostka.characters", "kostka.session"
+KEY_CHARACTERS, KEY_SESSION, KEY_DRAFTS = "kostka.characters", "kostka.session", "kostka.drafts"
 STAMP = "20260101T000000"
 ASTRONAUT = "\U0001f469\u200d\U0001f680"  # 👩‍🚀: woman, zero-width joiner, rocket
 
@@ -123,8 +123,7 @@ def test_a_character_from_the_address_never_overwrites_a_stored_one():
     roster = app.rosters["one-ring"]
     assert roster.names() == ["Tilda", "Tilda (2)"]
     assert (
-        roster.characters[0]["lore"] == "4"
-        and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == "4"
+        roster.characters[0]["lore"] == "4" and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == 4
     )
     assert app.one_ring.character.riddle == "3" and app.one_ring.character.name_text == "Tilda (2)"
     assert notes == [("The character from the address was added as a new character: {name}", {"name": "Tilda (2)"})]
@@ -180,7 +179,7 @@ def test_a_name_with_an_emoji_sequence_rolls_shares_exports_and_imports():
 def stored_read(values):
     app = AppState()
     session = SessionState()
-    return app, session, read_stored(app, session, dict(values), STAMP, KEY_CHARACTERS, KEY_SESSION)
+    return app, session, read_stored(app, session, dict(values), STAMP, KEY_CHARACTERS, KEY_SESSION, None, KEY_DRAFTS)
 
 
 def test_a_deeply_nested_stored_session_is_kept_aside_before_parsing(monkeypatch):
@@ -206,7 +205,8 @@ def test_a_stored_character_with_a_400_digit_number_is_copied_aside_and_the_rest
 def test_stored_characters_read_whole_are_not_copied_aside():
     app = AppState()
     app.one_ring.character.param.update(name_text="Tilda", lore="zz")  # half-typed: kept as typed
-    loaded, _, read = stored_read({KEY_CHARACTERS: app.characters_json()})
+    text, drafts = app.storage_texts()
+    loaded, _, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
     assert read.partial == read.kept == [] and loaded.one_ring.character.lore == "zz"
 
 
