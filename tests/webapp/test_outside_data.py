@@ -670,3 +670,12 @@ def test_the_app_saves_the_document_and_its_drafts_and_reads_them_back():
         again.store.values[KEY_CHARACTERS] == values[KEY_CHARACTERS]
         and again.store.values[KEY_DRAFTS] == values[KEY_DRAFTS]
     )
+
+
+def test_drafts_without_stored_characters_are_kept_aside():
+    app = AppState()
+    typing(app)
+    _, drafts = app.storage_texts()
+    loaded, _, read = stored_read({KEY_DRAFTS: drafts})
+    assert read.values == {KEY_DRAFTS: "", f"{BACKUP_PREFIX}{STAMP}.drafts": drafts}  # nothing else copied
+    assert read.partial == [KEY_CHARACTERS] and loaded.storage_texts() == AppState().storage_texts()

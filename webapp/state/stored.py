@@ -163,8 +163,9 @@ def read_stored(
             state.load_drafts(drafts, text)
         except Exception:  # noqa: BLE001 - kept aside, never applied in part
             out.values = keep_aside(out.values, drafts_key, stamp)
-            if characters_key not in out.kept + out.partial:
-                out.values = copy_aside(out.values, characters_key, stamp)
+            if characters_key not in out.kept + out.partial:  # said as characters read in part
+                if text:
+                    out.values = copy_aside(out.values, characters_key, stamp)
                 out.partial.append(characters_key)
     text = out.values.get(session_key, "")
     if text:
