@@ -56,6 +56,7 @@ KEY_LANG = "kostka.lang"
 KEY_THEME = "kostka.theme"
 KEY_CHARACTERS = "kostka.characters"
 KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
+KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters document cannot hold
 KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
@@ -210,7 +211,16 @@ class KostkaApp(pn.viewable.Viewer):
     def _build_store(self) -> None:
         """The browser store and the share model, each saved to the store as it changes."""
         self.store = BrowserStore(
-            keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
+            keys=[
+                KEY_LANG,
+                KEY_THEME,
+                KEY_CHARACTERS,
+                KEY_DRAFTS,
+                KEY_CHARACTERS_BAD,
+                KEY_SESSION,
+                KEY_LOG,
+                NUMBERING_KEY,
+            ],
             height=0,
             width=0,
             margin=0,
@@ -496,7 +506,9 @@ class KostkaApp(pn.viewable.Viewer):
             self.theme.value = True
         # Never wipe unreadable data silently: keep a copy aside, say so, load what can be read.
         stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-        read = read_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        read = read_stored(
+            self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG, KEY_DRAFTS
+        )
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
@@ -551,9 +563,9 @@ class KostkaApp(pn.viewable.Viewer):
     def _save_characters(self) -> None:
         if not self._stored_loaded:
             return  # never overwrite what the browser holds before reading it
-        text = self.state.characters_json()
-        if self.store.values.get(KEY_CHARACTERS) != text:
-            self.store.values = {**self.store.values, KEY_CHARACTERS: text}
+        text, drafts = self.state.storage_texts()
+        if self.store.values.get(KEY_CHARACTERS) != text or self.store.values.get(KEY_DRAFTS, "") != drafts:
+            self.store.values = {**self.store.values, KEY_CHARACTERS: text, KEY_DRAFTS: drafts}
 
     def _save_log(self) -> None:
         if not self._stored_loaded:
