@@ -320,19 +320,19 @@ class OneRingView(pn.viewable.Viewer):
         the proficiencies, Valour and Wisdom on one screen beside the result."""
         self.play_buttons: dict[str, Any] = {}
         self.play_titles: dict[str, pn.pane.HTML] = {}
-        groups: list[tuple[str, Any, list[str]]] = [
-            (attr, OR_LABELS[attr], [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr])
-            for attr in one_ring.ATTRIBUTES
+        groups: list[tuple[str, list[str]]] = [
+            (attr, [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]) for attr in one_ring.ATTRIBUTES
         ]
-        groups += [("proficiencies", N_("Combat proficiencies"), list(OR_PROFICIENCIES))]
-        groups += [("valour-wisdom", N_("Valour and Wisdom"), ["valour", "wisdom"])]
-        blocks = []
-        for key, _, abilities in groups:
-            title = html_pane("", css_classes=["card-title"])
+        groups += [("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])]
+        columns: list[list[Any]] = []
+        for key, abilities in groups:
+            title = html_pane("", css_classes=["card-title"], margin=(2, 4))
             self.play_titles[key] = title
-            buttons = []
+            if key != "valour-wisdom":  # Valour and Wisdom go under the proficiencies: four columns
+                columns.append([])
+            columns[-1].append(title)
             for ability in abilities:
-                b = roll_button("", width=155, height=44, margin=(2, 4), css_classes=["k-play-row"])
+                b = roll_button("", width=150, height=44, margin=(2, 4), css_classes=["k-play-row"])
 
                 def tap(_: Any, ability: str = ability) -> None:
                     self.desk.ability = ability
@@ -340,8 +340,8 @@ class OneRingView(pn.viewable.Viewer):
 
                 b.on_click(tap)
                 self.play_buttons[ability] = b
-                buttons.append(b)
-            blocks.append(pn.Column(title, *buttons, width=165, margin=(0, 2)))
+                columns[-1].append(b)
+        blocks = [pn.Column(*parts, width=158, margin=0) for parts in columns]
         watched = [*self.play_buttons, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
         self.char.param.watch(self._show_play, watched)
         self.binder.on_lang(self._show_play)
@@ -360,7 +360,7 @@ class OneRingView(pn.viewable.Viewer):
                 text = f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
             else:
                 text = tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
-            title.object = f'<div class="card-title">{escape(text)}</div>'
+            title.object = f'<div class="card-title play-title">{escape(text)}</div>'
 
     def _show_view(self, *_: Any) -> None:
         play = self.view.value == "play"

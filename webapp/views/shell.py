@@ -245,7 +245,7 @@ class KostkaApp(pn.viewable.Viewer):
             )
         )
         self.system = pn.widgets.RadioButtonGroup(
-            value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=560
+            value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=480
         )
         binder.options(self.system, SYSTEM_TITLES)
         self.system.link(self.state, value="system", bidirectional=True)
@@ -258,7 +258,7 @@ class KostkaApp(pn.viewable.Viewer):
         binder.text(self.theme, "name", N_("Dark theme"))
         self.theme.param.watch(self._theme_changed, "value")
         # Language, theme and the characters' administration wait in a menu: the first screen is play.
-        self.menu_toggle = pn.widgets.Toggle(value=False, height=48, width=150, css_classes=["k-menu-toggle"])
+        self.menu_toggle = pn.widgets.Toggle(value=False, height=48, width=120, css_classes=["k-menu-toggle"])
         binder.text(self.menu_toggle, "name", N_("☰ Menu"))
         self.menu_toggle.param.watch(self._menu_toggled, "value")
         return pn.FlexBox(
