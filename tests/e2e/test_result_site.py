@@ -277,7 +277,12 @@ def test_the_play_view_holds_every_ability_on_a_landscape_tablets_first_screen(
         expect(page.get_by_label(awareness, exact=True)).to_be_hidden()  # the form folds away
         rows = page.locator(".k-play-row button")
         expect(rows).to_have_count(24)  # 18 skills, 4 combat proficiencies, Valour and Wisdom
-        expect(rows.filter(has_text=re.compile(f"^{awareness} 3$"))).to_have_count(1)
+        expect(rows.filter(has_text=re.compile(rf"^{awareness}\s*3$"))).to_have_count(1)
+        # every name is read whole in its row, and the rating beside it
+        cut = page.locator(".k-play-row .k-name").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert not cut, f"names cut short: {cut}"
         width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
         for i in range(24):
             box = rows.nth(i).bounding_box()

@@ -265,13 +265,13 @@ def test_the_one_ring_play_view_rolls_each_ability_from_its_row_in_each_language
     assert view.play_sheet.visible and not view.sheet.visible
     assert len(view.play_buttons) == 24  # 18 skills, 4 combat proficiencies, Valour and Wisdom
     row = view.play_buttons["awareness"]
-    assert (row.label, row.description) == ("Awareness 2 ★", "Roll Awareness")
+    assert (row.label, row.value, row.description) == ("Awareness", "2 ★", "Roll Awareness")
     sheet.awareness = "3"
-    assert row.label == "Awareness 3 ★"  # the row follows the sheet
+    assert row.value == "3 ★"  # the row follows the sheet
     row.clicks += 1
     assert app.state.one_ring.ability == "awareness" and app.state.one_ring.last.check.rating == 3
     app.tr.lang = "ru"
-    assert (row.label, row.description) == ("Внимательность 3 ★", "Бросок: Внимательность")
+    assert (row.label, row.value, row.description) == ("Внимательность", "3 ★", "Бросок: Внимательность")
     assert "Сила · ЦЧ 15" in view.play_titles["strength"].object
     view.view.value = "edit"
     assert view.sheet.visible and not view.play_sheet.visible

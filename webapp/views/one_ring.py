@@ -332,7 +332,7 @@ class OneRingView(pn.viewable.Viewer):
                 columns.append([])
             columns[-1].append(title)
             for ability in abilities:
-                b = roll_button("", width=150, height=44, margin=(2, 4), css_classes=["k-play-row"])
+                b = roll_button("", width=160, height=44, margin=(2, 3), css_classes=["k-play-row"])
 
                 def tap(_: Any, ability: str = ability) -> None:
                     self.desk.ability = ability
@@ -341,7 +341,7 @@ class OneRingView(pn.viewable.Viewer):
                 b.on_click(tap)
                 self.play_buttons[ability] = b
                 columns[-1].append(b)
-        blocks = [pn.Column(*parts, width=158, margin=0) for parts in columns]
+        blocks = [pn.Column(*parts, width=166, margin=0) for parts in columns]
         watched = [*self.play_buttons, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
         self.char.param.watch(self._show_play, watched)
         self.binder.on_lang(self._show_play)
@@ -353,7 +353,7 @@ class OneRingView(pn.viewable.Viewer):
             rating = str(getattr(self.char, ability) or "0").strip() or "0"
             star = " ★" if getattr(self.char, f"fav_{ability}", False) else ""
             label = tr(OR_LABELS[ability])
-            b.label = f"{label} {rating}{star}"
+            b.param.update(label=label, value=f"{rating}{star}")
             b.description = roll_name(tr, label)
         for key, title in self.play_titles.items():
             if key in one_ring.ATTRIBUTES:
