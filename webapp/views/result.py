@@ -135,7 +135,7 @@ export function render({ model, el }) {
 .k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
 @media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
 /* a row of the play view: the ability's name from the left, its rating at the right end */
-:host(.k-play-row) .k-btn { display: flex; align-items: center; gap: 6px; font-size: 15px; padding: 0 7px; }
+:host(.k-play-row) .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
 .k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
 .k-value { flex: 0 0 auto; font-weight: 700; }
 """
