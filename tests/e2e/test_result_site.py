@@ -297,3 +297,45 @@ def test_the_play_view_holds_every_ability_on_a_landscape_tablets_first_screen(
         expect(page.get_by_label(awareness, exact=True)).to_have_value("3")
     finally:
         context.close()
+
+
+def test_the_gurps_play_view_holds_will_per_the_defences_and_the_skills_on_a_landscape_tablets_first_screen(
+    browser: Browser, site_url: str
+):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    skills = [("Broadsword", "14"), ("Stealth", "12"), ("Climbing", "11")]
+    try:
+        start(page, f"{site_url}?lang=en&sys=gurps")
+        for n, (name, level) in enumerate(skills):
+            if n:
+                page.get_by_role("button", name="Add a skill", exact=True).click()
+            page.get_by_label(f"Skill {n + 1}", exact=True).fill(name)
+            page.get_by_label("Level", exact=True).nth(n).fill(level)
+        expect(page.get_by_role("button", name="Roll Climbing", exact=True)).to_have_count(1)  # the sheet has it
+        page.get_by_role("button", name="Play", exact=True).click()
+        expect(page.get_by_label("Skill 1", exact=True)).to_be_hidden()  # the form folds away
+        rows = page.locator(".k-play-row button:visible")
+        expect(rows).to_have_count(8)  # Will, Per, Dodge, Parry, Block and the three skills
+        expect(rows.filter(has_text=re.compile(r"^Broadsword\s*14$"))).to_have_count(1)
+        expect(rows.filter(has_text=re.compile(r"^Will\s*10$"))).to_have_count(1)
+        cut = page.locator(".k-play-row .k-name:visible").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert not cut, f"names cut short: {cut}"
+        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+        for i in range(8):
+            box = rows.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+                rows.nth(i).inner_text(),
+                box,
+            )
+        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        roll_and_look(page, page.get_by_role("button", name="Roll Broadsword", exact=True), "GURPS play view")
+        expect(status(page)).to_contain_text("Broadsword")
+        chosen = page.get_by_role("combobox", name="Skill to roll")
+        expect(chosen.locator("option:checked")).to_have_text("Broadsword (14)")  # chosen for the next roll
+        page.get_by_role("button", name="Edit", exact=True).click()
+        expect(page.get_by_label("Skill 3", exact=True)).to_have_value("Climbing")
+    finally:
+        context.close()

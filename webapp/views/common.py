@@ -19,6 +19,7 @@ from ..i18n import N_, Translator, error_text, percent
 __all__ = [
     "APP_CSS",
     "APP_CSS_FILE",
+    "SHEET_VIEWS",
     "Binder",
     "NumberInput",
     "TextField",
@@ -30,7 +31,11 @@ __all__ = [
     "models_frozen",
     "secret_checkbox",
     "select",
+    "view_switch",
 ]
+
+#: The two views of a sheet: play (one-tap rows) and edit (the whole form).
+SHEET_VIEWS = {"play": N_("Play"), "edit": N_("Edit")}
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
 #: controls, readable type, colours from the page palette, the dice. The static site serves it under
@@ -337,3 +342,10 @@ def hidden_html(tr: Translator, head: str) -> str:
         f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
         f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
     )
+
+
+def view_switch(binder: Binder) -> pn.widgets.RadioButtonGroup:
+    """Play or Edit, one tap apart above a sheet; Edit first (where a new character is filled in)."""
+    view = pn.widgets.RadioButtonGroup(value="edit", height=44, width=220, css_classes=["k-view"])
+    binder.options(view, SHEET_VIEWS)
+    return view

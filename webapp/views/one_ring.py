@@ -35,11 +35,9 @@ from .common import (
     percent,
     secret_checkbox,
     select,
+    view_switch,
 )
 from .result import roll_button, roll_name
-
-#: The two views of a sheet: play (one-tap rows) and edit (the whole form).
-SHEET_VIEWS = {"play": N_("Play"), "edit": N_("Edit")}
 
 __all__ = ["OneRingView"]
 
@@ -183,8 +181,7 @@ class OneRingView(pn.viewable.Viewer):
         self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
         self.play_sheet = self._play_sheet()
         # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
-        self.view = pn.widgets.RadioButtonGroup(value="edit", height=44, width=220, css_classes=["k-view"])
-        binder.options(self.view, SHEET_VIEWS)
+        self.view = view_switch(binder)
         self.view.param.watch(self._show_view, "value")
         self.name_field = name
 
