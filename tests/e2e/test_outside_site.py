@@ -181,9 +181,11 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     page = context.new_page()
     start(page, site_url + "?lang=en&sys=fate")
     log_rows = page.get_by_test_id("log").locator("tbody tr")
+    roll = page.get_by_role("button", name="Roll", exact=True).first
     for count in (1, 2):  # one roll after the other: a tap while a roll is on its way is ignored
-        page.get_by_role("button", name="Roll", exact=True).first.click()
+        roll.click()
         expect(log_rows).to_have_count(count)
+        expect(roll).not_to_have_attribute("aria-busy", "true")  # the button has its answer
     page.wait_for_function(
         "() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2"
     )

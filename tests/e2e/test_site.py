@@ -152,8 +152,9 @@ def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Ser
 @pytest.mark.parametrize(
     ("locale", "query", "pressed", "character"),
     [
-        ("cs-CZ", "", ["Jeden prsten", "Čeština"], "Postava 1"),  # the browser's language
-        ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский"], "Персонаж 1"),  # the address wins
+        # system, language and the sheet's view (Edit), each pressed in the page's language
+        ("cs-CZ", "", ["Jeden prsten", "Čeština", "Úpravy"], "Postava 1"),  # the browser's language
+        ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский", "Правка"], "Персонаж 1"),  # the address wins
     ],
 )
 def test_the_first_screen_is_drawn_in_the_language_of_the_loading_screen(
