@@ -81,11 +81,9 @@ def timed(page, pick: dict, done: dict) -> dict:
 
 
 def one_tap_roll(page) -> dict:
-    """The one-tap roll beside a skill: by its accessible name where the screen gives one, else the
-    first ⚄ button (the One Ring's first skill)."""
-    named = page.get_by_role("button", name="Roll Awareness")
-    pick = {"label": "Roll Awareness"} if named.count() else {"tag": "BUTTON", "text": "⚄"}
-    return timed(page, pick, {"testid": "roll-result"})
+    """The one-tap roll beside a skill, found by its accessible name, until its outcome is in the
+    result panel (the page's status line)."""
+    return timed(page, {"label": "Roll Awareness"}, {"testid": "roll-status"})
 
 
 def measure(page, results: dict[str, list[float]]) -> None:

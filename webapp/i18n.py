@@ -16,7 +16,7 @@ from typing import Any
 
 import param
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Translator", "catalogue", "error_text"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Translator", "catalogue", "error_text", "percent"]
 
 DOMAIN = "kostka"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
@@ -111,3 +111,8 @@ def error_text(tr: Translator, error: Any) -> str:
     if code == "format":
         return tr(N_("The file could not be read."))
     return tr(N_("Invalid value."))
+
+
+def percent(p: Any) -> str:
+    """A probability as a percentage with one decimal (0.709 -> "70.9%")."""
+    return f"{float(p):.1%}"

@@ -129,6 +129,7 @@ def test_the_url_reproduces_the_screen(page: Page, app_url: str, browser):
 def test_language_switch_and_memory(page: Page, app_url: str):
     open_served(page, app_url + "?sys=one-ring&lang=en")
     expect(roll_button(page)).to_be_visible()
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Русский").click()
     expect(roll_button(page, "Бросить")).to_be_visible()
     expect(page.get_by_test_id("odds-readout")).to_contain_text("Шанс успеха")
@@ -154,6 +155,7 @@ def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_ur
     expect(field_error(page, "Awe")).to_have_text("Enter a whole number from 0 to 6.")
     expect(page.get_by_label("Awe", exact=True)).to_have_value("abc")
     expect(page.get_by_label("Awareness", exact=True)).to_have_value("3")
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Русский").click()
     expect(field_error(page, "Трепет")).to_have_text("Введите целое число от 0 до 6.")
     expect(page.get_by_label("Трепет", exact=True)).to_have_value("abc")
@@ -164,6 +166,7 @@ def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_ur
 def test_characters_survive_a_reload(page: Page, app_url: str):
     open_served(page, app_url + "?lang=en&sys=fate")
     page.get_by_label("Name").first.fill("Bilbo")
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="New character").click()
     page.get_by_label("Name").first.fill("Thorin")
     page.get_by_label("Skill", exact=True).fill("10")

@@ -84,6 +84,10 @@ def open_screen(page: Page, url: str, screen: str) -> None:
     if not screen.startswith("fight"):  # after a roll: the dice, and the picker of special successes if any
         page.get_by_role("button", name="Roll", exact=True).click()
         expect(page.get_by_test_id("outcome")).to_be_visible()
+        # the result floats over the lower part of a portrait screen: a tap folds it to its outcome line
+        expect(page.get_by_test_id("result-outcome")).to_be_visible()
+        page.get_by_test_id("roll-status").click()
+        expect(page.get_by_test_id("result-share")).to_be_hidden()
     page.wait_for_timeout(300)  # let the layout settle after the last redraw
 
 
@@ -131,6 +135,7 @@ def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url
     background = "() => getComputedStyle(document.body).backgroundColor"
     open_served(page, app_url + "?lang=en&sys=one-ring")
     light = page.evaluate(background)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Dark theme").click()
     page.wait_for_function(f"(light) => ({background})() !== light", arg=light)
     assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
@@ -139,6 +144,7 @@ def test_dark_theme_changes_the_background_and_is_remembered(page: Page, app_url
     page.reload()
     page.locator("html[data-kostka=ready]").wait_for(state="attached")
     page.wait_for_function(f"(dark) => ({background})() === dark", arg=dark)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Dark theme").click()  # back to light for the other tests
     page.wait_for_function(f"(light) => ({background})() === light", arg=light)
 

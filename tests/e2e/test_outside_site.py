@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -122,7 +123,7 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
     expect(riddle).to_have_value("3")
     page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Tilda (2)')")
     stored = json.loads(storage(page)["kostka.characters"])["systems"]["one-ring"]["characters"]
-    assert [(c["name"], c["lore"]) for c in stored] == [("Tilda", "4"), ("Tilda (2)", "0")]
+    assert [(c["name"], c["lore"]) for c in stored] == [("Tilda", 4), ("Tilda (2)", 0)]  # a document: numbers
     page.reload()  # the address now names Tilda (2): nothing more is added
     started(page)
     assert names_of(page) == ["Tilda", "Tilda (2)"]
@@ -179,10 +180,12 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     context = seeded(browser, {"kostka.characters": stored_characters()})
     page = context.new_page()
     start(page, site_url + "?lang=en&sys=fate")
-    for _ in range(2):
-        page.get_by_role("button", name="Roll", exact=True).first.click()
     log_rows = page.get_by_test_id("log").locator("tbody tr")
-    expect(log_rows).to_have_count(2)
+    roll = page.get_by_role("button", name="Roll", exact=True).first
+    for count in (1, 2):  # one roll after the other: a tap while a roll is on its way is ignored
+        roll.click()
+        expect(log_rows).to_have_count(count)
+        expect(roll).not_to_have_attribute("aria-busy", "true")  # the button has its answer
     page.wait_for_function(
         "() => JSON.parse(localStorage.getItem('kostka.log') || '{\"rolls\": []}').rolls.length === 2"
     )
@@ -193,6 +196,7 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     expect(page.get_by_test_id("log")).to_have_text("No rolls yet.")
     page.get_by_role("button", name="Bring the log back", exact=True).click()
     expect(log_rows).to_have_count(2)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Delete character", exact=True).click()
     expect(page.get_by_test_id("delete-note")).to_have_text("Deleted: Vera.")
     assert names_of(page) == ["Character 1"]
@@ -242,8 +246,71 @@ def test_importing_counts_what_it_adds_and_says_what_is_wrong_in_words(browser: 
     )
     chooser.set_input_files(files=[_file("empty.json", b"")])
     expect(page.get_by_role("alert").filter(has_text="empty")).to_have_text("The file is empty.")
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Čeština", exact=True).click()
     chooser.set_input_files(files=[_file("bad2.json", bad + b" ")])
     expect(page.get_by_role("alert").filter(has_text="Tilda")).to_contain_text("Síla")
     assert names_of(page) == ["Tilda", "Bilbo"]
+    context.close()
+
+
+def field_error(page: Page, label: str):
+    return page.locator(".number-field", has=page.get_by_label(label, exact=True)).locator(".field-error")
+
+
+def test_a_half_typed_value_is_on_the_form_after_a_reload_still_marked_wrong(browser: Browser, site_url: str):
+    context = seeded(browser, {"kostka.characters": stored_characters()})
+    page = context.new_page()
+    errors: list[str] = []
+    start(page, site_url + "?lang=en&sys=fate", errors)
+    expect(page.get_by_label("Name").first).to_have_value("Vera")
+    skill = page.get_by_label("Skill", exact=True)
+    skill.fill("25")  # above the bound: the player is still typing
+    expect(field_error(page, "Skill")).to_be_visible()
+    page.wait_for_function("() => (localStorage.getItem('kostka.drafts') || '').includes('\"25\"')")
+    stored = json.loads(storage(page)["kostka.characters"])
+    assert stored["format"] == "kostka" and stored["systems"]["fate"]["characters"][0]["skill"] == 8  # last valid
+    start(page, site_url + "?lang=en&sys=fate", errors)  # opened afresh: the address says nothing of Vera
+    expect(page.get_by_label("Name").first).to_have_value("Vera")
+    expect(page.get_by_label("Skill", exact=True)).to_have_value("25")
+    expect(field_error(page, "Skill")).to_be_visible()
+    assert names_of(page) == ["Vera"]  # the same character, not a second one
+    page.get_by_label("Skill", exact=True).fill("9")  # typed whole: in the document, the draft gone
+    page.wait_for_function(
+        "() => !(localStorage.getItem('kostka.drafts') || '').includes('fate')"
+        " && (localStorage.getItem('kostka.characters') || '').includes('\"skill\":9')"
+    )
+    assert not [k for k in storage(page) if k.startswith("kostka.backup.")]
+    assert not [e for e in errors if "Error" in e], errors
+    context.close()
+
+
+EARLY = Path(__file__).parent.parent / "webapp" / "fixtures" / "early_characters.json"
+
+
+def test_characters_stored_in_the_early_format_show_up_and_are_saved_as_a_document(browser: Browser, site_url: str):
+    early = EARLY.read_text(encoding="utf-8").strip()  # what the app stored before its documents
+    context = seeded(browser, {"kostka.characters": early})
+    page = context.new_page()
+    start(page, site_url + "?lang=en")
+    expect(page.get_by_label("Name").first).to_have_value("Tilda")
+    expect(page.get_by_label("Wits", exact=True)).to_have_value("6")
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    expect(page.get_by_label("Name").first).to_have_value("Vesna")
+    page.wait_for_function(
+        "() => (localStorage.getItem('kostka.characters') || '').startsWith('{\"format\":\"kostka\",')"
+    )
+    data = json.loads(storage(page)["kostka.characters"])
+    assert data["kind"] == "characters" and stored_names(page) == {
+        "one-ring": ["Tilda"],
+        "gurps": ["Ivo"],
+        "fate": ["Vesna"],
+    }
+    assert data["systems"]["fate"]["characters"][0]["skill"] == 9  # numbers, not text
+    assert data["systems"]["gurps"]["characters"][0]["skills"] == [{"name": "Broadsword", "level": 14}]
+    assert not [k for k in storage(page) if k.startswith("kostka.backup.")]  # read whole: nothing kept aside
+    assert not page.get_by_test_id("storage-message").count()
+    start(page, site_url + "?lang=en&sys=fate")  # and read back as a document
+    expect(page.get_by_label("Name").first).to_have_value("Vesna")
+    expect(page.get_by_label("Skill", exact=True)).to_have_value("9")
     context.close()

@@ -152,8 +152,9 @@ def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Ser
 @pytest.mark.parametrize(
     ("locale", "query", "pressed", "character"),
     [
-        ("cs-CZ", "", ["Jeden prsten", "Čeština"], "Postava 1"),  # the browser's language
-        ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский"], "Персонаж 1"),  # the address wins
+        # system, language and the sheet's view (Edit), each pressed in the page's language
+        ("cs-CZ", "", ["Jeden prsten", "Čeština", "Úpravy"], "Postava 1"),  # the browser's language
+        ("cs-CZ", "?lang=ru", ["Единое Кольцо", "Русский", "Правка"], "Персонаж 1"),  # the address wins
     ],
 )
 def test_the_first_screen_is_drawn_in_the_language_of_the_loading_screen(
@@ -255,6 +256,7 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
         )
     first, second = (d.split() for d in draws)
     assert first[0] != second[0] and first[1] != second[1], draws
+    tab.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     tab.get_by_role("button", name="English").click()  # a switch on the page, in a restored app
     expect(tab.get_by_role("button", name="Roll", exact=True).first).to_be_visible()
     roll_in_each_system(tab)

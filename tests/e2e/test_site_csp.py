@@ -71,6 +71,7 @@ def test_the_app_starts_and_rolls_with_no_policy_violation(browser: Browser, rep
     start(page, reporting + "?lang=en")
     assert runtime(page) == ("boot" if boot else "snapshot")
     roll_in_each_system(page)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Čeština").click()  # a language switch redraws every text
     page.get_by_role("button", name="Hodit", exact=True).first.wait_for()
     page.wait_for_timeout(500)  # reports are sent asynchronously

@@ -26,9 +26,11 @@ def test_the_page_carries_no_app_drawn_at_build_time(site_url: str):
 @pytest.mark.parametrize(
     ("address", "size", "pressed"),
     [
-        pytest.param("?lang=ru", (1024, 768), ["Единое Кольцо", "Русский"], id="ru-landscape"),
+        pytest.param("?lang=ru", (1024, 768), ["Единое Кольцо", "Русский", "Правка"], id="ru-landscape"),
         pytest.param("?lang=en&sys=fate", (768, 1024), ["Fate & Doom", "English", "Skill check"], id="fate-portrait"),
-        pytest.param("?lang=cs&sys=gurps", (1024, 768), ["GURPS", "Čeština", "Rychlé soupeření"], id="gurps-landscape"),
+        pytest.param(
+            "?lang=cs&sys=gurps", (1024, 768), ["GURPS", "Čeština", "Úpravy", "Rychlé soupeření"], id="gurps-landscape"
+        ),
     ],
 )
 def test_a_throttled_start_shows_one_app(browser: Browser, site_url: str, address: str, size, pressed: list[str]):
@@ -39,7 +41,8 @@ def test_a_throttled_start_shows_one_app(browser: Browser, site_url: str, addres
     try:
         start(page, site_url + address)
         page.wait_for_timeout(1500)  # what a late copy would need to be drawn
-        # the chosen system, language and kind of roll, each pressed once: one header, one screen
+        # the chosen system, language, view of the sheet and kind of roll, each pressed once: one
+        # header, one screen
         assert page.locator("button.bk-active").all_inner_texts() == pressed
     finally:
         context.close()

@@ -4,6 +4,7 @@ a stored character, never reaches an unbounded parser, and is refused in words."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -14,6 +15,7 @@ from engine import InputError, links
 from webapp.i18n import Translator
 from webapp.state.address import read_address
 from webapp.state.app import AppState
+from webapp.state.drafts import digest
 from webapp.state.gurps import GurpsCharacter
 from webapp.state.links import entry_link, export_characters, import_characters
 from webapp.state.session import SessionState
@@ -21,7 +23,7 @@ from webapp.state.stored import BACKUP_PREFIX, read_stored
 from webapp.views.shell import KostkaApp, quiet_location
 from webapp.words.messages import address_problem_text, document_error_text
 
-KEY_CHARACTERS, KEY_SESSION = "kostka.characters", "kostka.session"
+KEY_CHARACTERS, KEY_SESSION, KEY_DRAFTS = "kostka.characters", "kostka.session", "kostka.drafts"
 STAMP = "20260101T000000"
 ASTRONAUT = "\U0001f469\u200d\U0001f680"  # 👩‍🚀: woman, zero-width joiner, rocket
 
@@ -123,8 +125,7 @@ def test_a_character_from_the_address_never_overwrites_a_stored_one():
     roster = app.rosters["one-ring"]
     assert roster.names() == ["Tilda", "Tilda (2)"]
     assert (
-        roster.characters[0]["lore"] == "4"
-        and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == "4"
+        roster.characters[0]["lore"] == "4" and json.loads(stored)["systems"]["one-ring"]["characters"][0]["lore"] == 4
     )
     assert app.one_ring.character.riddle == "3" and app.one_ring.character.name_text == "Tilda (2)"
     assert notes == [("The character from the address was added as a new character: {name}", {"name": "Tilda (2)"})]
@@ -180,7 +181,7 @@ def test_a_name_with_an_emoji_sequence_rolls_shares_exports_and_imports():
 def stored_read(values):
     app = AppState()
     session = SessionState()
-    return app, session, read_stored(app, session, dict(values), STAMP, KEY_CHARACTERS, KEY_SESSION)
+    return app, session, read_stored(app, session, dict(values), STAMP, KEY_CHARACTERS, KEY_SESSION, None, KEY_DRAFTS)
 
 
 def test_a_deeply_nested_stored_session_is_kept_aside_before_parsing(monkeypatch):
@@ -206,7 +207,8 @@ def test_a_stored_character_with_a_400_digit_number_is_copied_aside_and_the_rest
 def test_stored_characters_read_whole_are_not_copied_aside():
     app = AppState()
     app.one_ring.character.param.update(name_text="Tilda", lore="zz")  # half-typed: kept as typed
-    loaded, _, read = stored_read({KEY_CHARACTERS: app.characters_json()})
+    text, drafts = app.storage_texts()
+    loaded, _, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
     assert read.partial == read.kept == [] and loaded.one_ring.character.lore == "zz"
 
 
@@ -434,3 +436,246 @@ def test_what_the_address_could_not_give_is_said_in_the_language_on_screen():
     assert "Part of the address was left out: Skills" in app.address_message.object
     app.tr.lang = "ru"
     assert "Часть адреса не прочитана" in app.address_message.object
+
+
+# -- the characters stored as a document, its drafts, and the early stored format ------------------------
+
+EARLY = (Path(__file__).parent / "fixtures" / "early_characters.json").read_text(encoding="utf-8").strip()
+
+
+def three_systems() -> AppState:
+    """A One Ring hero, a GURPS character with skill rows, a Fate & Doom hero and a monster, all valid."""
+    app = AppState()
+    app.one_ring.character.param.update(name_text="Tilda", wits="6", lore="3", fav_lore=True, hope="5")
+    app.rosters["one-ring"].add()
+    app.one_ring.character.param.update(name_text="Bilbo", riddle="4")
+    app.gurps.character.param.update(
+        name_text="Ivo",
+        st="12",
+        hp="9",
+        skills=[{"name": "Broadsword", "level": "14"}, {"name": "Stealth", "level": "-2"}],
+    )
+    app.fate.character.param.update(name_text="Vesna", skill="9", life="10")
+    app.monsters.form.param.update(name_text="Troll", life="20", life_max="20")
+    return app
+
+
+def test_stored_characters_of_every_system_are_the_exported_document_and_come_back_whole():
+    app = three_systems()
+    text, drafts = app.storage_texts()
+    assert drafts == ""  # nothing half-typed: nothing beside the document
+    doc = engine.documents.read_document(text, kind="characters")  # strict: the very document Export writes
+    assert doc.problems == () and text == doc.to_json() and json.loads(export_characters(app)) == json.loads(text)
+    data = json.loads(text)
+    assert (data["format"], data["version"], data["kind"]) == ("kostka", engine.documents.VERSION, "characters")
+    one_ring = data["systems"]["one-ring"]
+    assert one_ring["current"] == 1 and [c["name"] for c in one_ring["characters"]] == ["Tilda", "Bilbo"]
+    assert one_ring["characters"][0]["wits"] == 6 and one_ring["characters"][0]["fav_lore"] is True  # numbers
+    assert data["systems"]["gurps"]["characters"][0]["skills"] == [
+        {"name": "Broadsword", "level": 14},
+        {"name": "Stealth", "level": -2},
+    ]
+    assert data["systems"]["fate"]["characters"][0]["skill"] == 9 and data["monsters"]["characters"][0]["life"] == 20
+    loaded, _, read = stored_read({KEY_CHARACTERS: text})
+    assert read.partial == read.kept == [] and read.values == {KEY_CHARACTERS: text}
+    assert loaded.storage_texts() == (text, "")
+    assert loaded.rosters["one-ring"].names() == ["Tilda", "Bilbo"] and loaded.one_ring.character.riddle == "4"
+    loaded.rosters["one-ring"].select(0)
+    assert loaded.one_ring.character.wits == "6" and loaded.one_ring.character.fav_lore
+    assert loaded.gurps.character.skills == [{"name": "Broadsword", "level": "14"}, {"name": "Stealth", "level": "-2"}]
+    assert loaded.fate.character.life == "10" and loaded.monsters.form.name_text == "Troll"
+
+
+def test_characters_stored_in_the_early_format_are_read_and_saved_as_a_document():
+    assert json.loads(EARLY)["format"] == "kostka-characters"
+    loaded, _, read = stored_read({KEY_CHARACTERS: EARLY})
+    assert read.partial == read.kept == [] and read.values == {KEY_CHARACTERS: EARLY}  # read whole
+    assert loaded.one_ring.character.name_text == "Tilda" and loaded.one_ring.character.wits == "6"
+    assert loaded.gurps.character.skills == [{"name": "Broadsword", "level": "14"}]
+    assert loaded.fate.character.name_text == "Vesna" and loaded.fate.character.skill == "9"
+    assert loaded.monsters.names() == ["Wolf"]
+    text, drafts = loaded.storage_texts()  # what the app saves over it
+    doc = engine.documents.read_document(text, kind="characters")
+    assert doc.problems == () and drafts == ""
+    assert doc.systems["fate"]["characters"][0] == {
+        "name": "Vesna",
+        "skill": 9,
+        "favour": 3,
+        "favour_max": 3,
+        "life": 12,
+        "life_max": 12,
+    }
+    assert doc.systems["gurps"]["characters"][0]["skills"] == [{"name": "Broadsword", "level": 14}]
+    assert doc.monsters["characters"][0]["stoutness"] == 4
+    again, _, read = stored_read({KEY_CHARACTERS: text})
+    assert read.partial == read.kept == [] and again.storage_texts() == (text, "")
+    for name in ("one-ring", "gurps", "fate"):  # every form as the early text had it
+        assert again.rosters[name].form.to_dict() == loaded.rosters[name].form.to_dict()
+
+
+def test_half_typed_values_of_the_early_format_are_saved_as_drafts():
+    data = json.loads(EARLY)
+    data["systems"]["fate"]["characters"][0]["skill"] = "9x"
+    early = json.dumps(data)
+    loaded, _, _ = stored_read({KEY_CHARACTERS: early})
+    assert loaded.fate.character.skill == "9x"
+    text, drafts = loaded.storage_texts()
+    assert "skill" not in json.loads(text)["systems"]["fate"]["characters"][0]  # never valid: left out
+    again, _, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
+    assert read.partial == read.kept == [] and again.fate.character.skill == "9x"
+
+
+def typing(app: AppState) -> None:
+    """Valid values first (saved), then a value half-typed in each system."""
+    app.one_ring.character.param.update(name_text="Tilda", lore="2")
+    app.gurps.character.param.update(
+        name_text="Ivo", skills=[{"name": "Guns", "level": "14"}, {"name": "Stealth", "level": "12"}]
+    )
+    app.fate.character.param.update(name_text="Vesna", skill="9")
+    app.one_ring.character.lore = "-"  # on the way to "-2" (below the bound, but not there yet)
+    app.gurps.character.skills = [{"name": "Guns", "level": "14"}, {"name": "Stealth", "level": "2x"}]
+    app.fate.character.skill = "25"  # above the bound
+
+
+def test_half_typed_values_come_back_as_typed_and_marked_wrong_while_the_document_keeps_the_last_valid_one():
+    app = AppState()
+    typing(app)
+    text, drafts = app.storage_texts()
+    doc = engine.documents.read_document(text, kind="characters")  # strict: only valid values in it
+    assert doc.systems["one-ring"]["characters"][0]["lore"] == 2
+    assert doc.systems["gurps"]["characters"][0]["skills"][1] == {"name": "Stealth", "level": 12}
+    assert doc.systems["fate"]["characters"][0]["skill"] == 9
+    assert json.loads(drafts)["systems"] == {
+        "one-ring": [{"lore": "-"}],
+        "gurps": [{"skills": [{"name": "Guns", "level": "14"}, {"name": "Stealth", "level": "2x"}]}],
+        "fate": [{"skill": "25"}],
+    }
+    loaded, _, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
+    assert read.partial == read.kept == [] and read.values == {KEY_CHARACTERS: text, KEY_DRAFTS: drafts}
+    one_ring, gurps, fate = loaded.one_ring.character, loaded.gurps.character, loaded.fate.character
+    assert one_ring.lore == "-" and one_ring.name_text == "Tilda"
+    assert gurps.skills[1] == {"name": "Stealth", "level": "2x"} and fate.skill == "25"
+    one_ring.parse(), fate.parse()
+    assert one_ring.errors["lore"].code == "type" and fate.errors["skill"].code == "range"  # still marked wrong
+    assert "skill_1" in gurps.skill_errors()
+    assert loaded.storage_texts() == (text, drafts)  # saved back as it was: the last valid value kept
+    one_ring.lore = "3"  # typed whole at last: in the document, no longer a draft
+    assert json.loads(loaded.characters_json())["systems"]["one-ring"]["characters"][0]["lore"] == 3
+    assert "one-ring" not in json.loads(loaded.drafts_json())["systems"]
+
+
+def test_a_half_typed_value_keeps_its_character_when_another_character_is_chosen_and_deleted():
+    app = AppState()
+    roster = app.rosters["fate"]
+    app.fate.character.param.update(name_text="Ada", skill="7")
+    roster.add()
+    app.fate.character.param.update(name_text="Bo", skill="8")
+    app.fate.character.skill = "8-"
+    roster.select(0)
+    roster.remove()  # Ada gone: Bo, half-typed, moves up
+    text, drafts = app.storage_texts()
+    (bo,) = json.loads(text)["systems"]["fate"]["characters"]
+    assert bo["name"] == "Bo" and bo["skill"] == 8  # its own last valid value, not Ada's
+    loaded, _, _ = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
+    assert loaded.rosters["fate"].names() == ["Bo"] and loaded.fate.character.skill == "8-"
+
+
+def test_a_current_value_lent_from_before_never_goes_above_its_maximum():
+    app = AppState()
+    app.fate.character.param.update(life="10", life_max="12")
+    app.fate.character.param.update(life="1x", life_max="5")  # life half-typed, its maximum lowered below 10
+    text, drafts = app.storage_texts()
+    char = engine.documents.read_document(text, kind="characters").systems["fate"]["characters"][0]
+    assert char["life_max"] == 5 and "life" not in char
+    loaded, _, _ = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
+    assert (loaded.fate.character.life, loaded.fate.character.life_max) == ("1x", "5")
+
+
+HOSTILE_DRAFTS = [
+    "{broken",
+    "[" * 5000 + "]" * 5000,
+    json.dumps({"version": 1, "characters": "0" * 16, "systems": {"fate": [{"skill": "25"}]}}),  # other characters
+    "x" * 3_000_000,
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_DRAFTS, ids=["broken", "deep", "other", "huge"])
+def test_unreadable_drafts_are_kept_aside_and_the_characters_still_load(hostile):
+    app = three_systems()
+    text = app.characters_json()
+    session = SessionState(code="ABC").to_json()
+    loaded, sess, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: hostile, KEY_SESSION: session})
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.drafts"] == hostile and read.values[KEY_DRAFTS] == ""
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.characters"] == text and read.values[KEY_CHARACTERS] == text
+    assert read.partial == [KEY_CHARACTERS] and read.kept == []  # said on the page as characters read in part
+    assert loaded.storage_texts() == (text, "") and sess.code == "ABC"
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        {"fate": [{"nonsense": "1"}]},
+        {"fate": [{"skill": True}]},
+        {"fate": [{"skill": ["1"]}]},
+        {"fate": [{"skill": "9" * 201}]},
+        {"fate": [None, {"skill": "1"}]},  # more drafts than characters
+        {"elsewhere": [{"skill": "1"}]},
+        {"gurps": [{"skills": [{"name": "a", "level": "1", "extra": "x"}]}]},
+    ],
+)
+def test_drafts_that_do_not_fit_the_characters_are_kept_aside_whole(draft):
+    app = three_systems()
+    text = app.characters_json()
+    drafts = json.dumps({"version": 1, "characters": digest(text), "systems": draft})
+    loaded, _, read = stored_read({KEY_CHARACTERS: text, KEY_DRAFTS: drafts})
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.drafts"] == drafts and read.partial == [KEY_CHARACTERS]
+    assert loaded.storage_texts() == (text, "")
+
+
+def test_unreadable_stored_characters_are_kept_aside_with_their_drafts_and_the_rest_is_read():
+    app = AppState()
+    typing(app)
+    text, drafts = app.storage_texts()
+    hostile = text[:-20]  # cut short
+    loaded, sess, read = stored_read(
+        {KEY_CHARACTERS: hostile, KEY_DRAFTS: drafts, KEY_SESSION: SessionState(code="ABC").to_json()}
+    )
+    assert read.kept == [KEY_CHARACTERS] and sess.code == "ABC"
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.characters"] == hostile
+    assert read.values[f"{BACKUP_PREFIX}{STAMP}.drafts"] == drafts  # nothing typed is lost
+    assert loaded.storage_texts() == AppState().storage_texts()
+
+
+def test_the_app_saves_the_document_and_its_drafts_and_reads_them_back():
+    app = KostkaApp()
+    app.page_ready()
+    app.store.values = {KEY_CHARACTERS: EARLY}
+    app.store.loaded = True
+    assert app.store.ready and not [k for k in app.store.values if k.startswith(BACKUP_PREFIX)]
+    assert json.loads(app.store.values[KEY_CHARACTERS])["format"] == "kostka"  # migrated on the first save
+    assert app.store.values.get(KEY_DRAFTS, "") == ""
+    app.state.fate.character.skill = "-"
+    values = dict(app.store.values)
+    assert json.loads(values[KEY_DRAFTS])["systems"] == {"fate": [{"skill": "-"}]}
+    assert engine.documents.read_document(values[KEY_CHARACTERS]).systems["fate"]["characters"][0]["skill"] == 9
+    again = KostkaApp()
+    again.page_ready()
+    again.store.values = values
+    again.store.loaded = True
+    assert (
+        again.state.fate.character.skill == "-"
+        and "skill" in again.state.fate.character.errors  # marked wrong on the page
+    )
+    assert (
+        again.store.values[KEY_CHARACTERS] == values[KEY_CHARACTERS]
+        and again.store.values[KEY_DRAFTS] == values[KEY_DRAFTS]
+    )
+
+
+def test_drafts_without_stored_characters_are_kept_aside():
+    app = AppState()
+    typing(app)
+    _, drafts = app.storage_texts()
+    loaded, _, read = stored_read({KEY_DRAFTS: drafts})
+    assert read.values == {KEY_DRAFTS: "", f"{BACKUP_PREFIX}{STAMP}.drafts": drafts}  # nothing else copied
+    assert read.partial == [KEY_CHARACTERS] and loaded.storage_texts() == AppState().storage_texts()

@@ -92,14 +92,14 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
 
 def test_language_switch_relabels_widgets_and_charts(app):
     view = app.view_of("one-ring")
-    assert view.roll_button.name == "Roll"
+    assert view.roll_button.label == "Roll"
     app.tr.lang = "cs"
-    assert view.roll_button.name == "Hodit"
+    assert view.roll_button.label == "Hodit"
     assert "Ostražitost" in view.ability.options
     assert list(view.degree_chart.source.data["x"])[0] == "Neúspěch"
     assert "Šance na úspěch" in view.odds_readout.object
     app.tr.lang = "ru"
-    assert view.roll_button.name == "Бросить"
+    assert view.roll_button.label == "Бросить"
     assert view.tn_chart.figure.xaxis[0].axis_label == "Целевое число (ЦЧ)"
 
 
@@ -255,3 +255,79 @@ def test_the_duel_chart_keeps_its_bars_inside_the_axis_and_clear_of_the_legend()
     chart.update({1: 0.1, 2: 0.6}, {1: 0.3})
     assert isinstance(chart.figure.y_range, Range1d) and chart.figure.y_range.end >= 0.6 * 1.15
     assert chart.legend in chart.figure.above and chart.legend not in chart.figure.center
+
+
+def test_the_one_ring_play_view_rolls_each_ability_from_its_row_in_each_language(app):
+    view = app.view_of("one-ring")
+    sheet = app.state.one_ring.character
+    sheet.param.update(awareness="2", fav_awareness=True, name_text=XSS)
+    view.view.value = "play"
+    assert view.play_sheet.visible and not view.sheet.visible
+    assert len(view.play_buttons) == 24  # 18 skills, 4 combat proficiencies, Valour and Wisdom
+    row = view.play_buttons["awareness"]
+    assert (row.label, row.value, row.description) == ("Awareness", "2 ★", "Roll Awareness")
+    sheet.awareness = "3"
+    assert row.value == "3 ★"  # the row follows the sheet
+    row.clicks += 1
+    assert app.state.one_ring.ability == "awareness" and app.state.one_ring.last.check.rating == 3
+    app.tr.lang = "ru"
+    assert (row.label, row.value, row.description) == ("Внимательность", "3 ★", "Бросок: Внимательность")
+    assert "Сила · ЦЧ 15" in view.play_titles["strength"].object
+    view.view.value = "edit"
+    assert view.sheet.visible and not view.play_sheet.visible
+
+
+def test_the_gurps_play_view_rolls_will_per_the_defences_and_each_skill_from_its_row(app):
+    view = app.view_of("gurps")
+    sheet = app.state.gurps.character
+    sheet.param.update(
+        will="12",
+        dodge="8",
+        skills=[{"name": "Broadsword", "level": "14"}, {"name": "", "level": "11"}, {"name": XSS, "level": "9"}],
+    )
+    assert view.view.value == "edit" and view.play_rows == []  # nothing drawn for a view not shown
+    view.view.value = "play"
+    assert view.play_sheet.visible and not view.sheet.visible
+    rows = [(b.label, b.value) for b in view.play_buttons.values()]
+    assert rows == [("Will", "12"), ("Per", "10"), ("Dodge", "8"), ("Parry", "8"), ("Block", "8")]
+    assert [(b.label, b.value, b.description) for b in view.play_rows] == [
+        ("Broadsword", "14", "Roll Broadsword"),  # the unnamed row has no row here
+        (XSS, "9", f"Roll {XSS}"),  # text for the button's own textContent, never markup
+    ]
+    assert all("k-play-row" in b.css_classes for b in [*view.play_buttons.values(), *view.play_rows])
+    broadsword, other = view.play_rows
+    other.clicks += 1
+    assert app.state.gurps.skill_index == 2 and app.state.gurps.last.roll.check.skill == 9
+    broadsword.clicks += 1  # as the ⚄ beside Broadsword on the sheet
+    desk = app.state.gurps
+    assert (desk.target, desk.skill_index, desk.last.roll.check.skill, desk.last.ability) == (
+        "skill",
+        0,
+        14,
+        "Broadsword",
+    )
+    view.play_buttons["dodge"].clicks += 1
+    assert desk.target == "dodge" and desk.last.roll.check.defence and desk.last.roll.check.skill == 8
+    sheet.skills = [{"name": "Broadsword", "level": "15"}, *sheet.skills[1:]]
+    assert (broadsword.label, broadsword.value) == ("Broadsword", "15")  # the row follows the sheet
+    app.tr.lang = "ru"
+    assert (broadsword.label, broadsword.value, broadsword.description) == ("Broadsword", "15", "Бросок: Broadsword")
+    assert (view.play_buttons["will"].label, view.play_buttons["will"].description) == ("Воля", "Бросок: Воля")
+    assert view.play_buttons["dodge"].label == "Уклонение"
+    view.view.value = "edit"
+    assert view.sheet.visible and not view.play_sheet.visible
+
+
+def test_the_gurps_play_view_draws_twenty_skill_rows_at_a_time(app):
+    view = app.view_of("gurps")
+    app.state.gurps.character.skills = [{"name": f"Skill no. {i + 1}", "level": str(10 + i % 5)} for i in range(50)]
+    view.view.value = "play"
+    assert len(view.play_rows) == 20 and (view.play_rows[0].label, view.play_rows[0].value) == ("Skill no. 1", "10")
+    assert "Rows 1–20 of 50" in view.play_where.object and view.play_previous.disabled
+    view.play_next.clicks += 1
+    view.play_next.clicks += 1
+    assert len(view.play_rows) == 10 and view.play_rows[0].label == "Skill no. 41"
+    assert "Rows 41–50 of 50" in view.play_where.object and view.play_next.disabled
+    assert len(view.play_skill_rows.objects) == 10 and len(view._play_slots) == 20  # the same buttons, reused
+    view.play_rows[-1].clicks += 1
+    assert app.state.gurps.skill_index == 49 and app.state.gurps.last.ability == "Skill no. 50"

@@ -10,12 +10,13 @@ from typing import Any
 import param
 
 from engine import InputError, gurps
-from engine.documents import parse_json
+from engine.documents import FORMAT, Document, parse_json, validate_document
 
 from ..i18n import N_
+from .drafts import Sheet, drafts_json, read_drafts
 from .fate import FateDesk
 from .fight import MonsterSheet
-from .forms import FORMAT_VERSION, MAX_CHARACTERS, SYSTEMS, Form, as_form
+from .forms import MAX_CHARACTERS, SYSTEMS, Form, as_form
 from .gurps import GurpsCharacter, GurpsDesk
 from .log import LogEntry
 from .one_ring import OR_SKILLS, OneRingDesk
@@ -87,24 +88,73 @@ class AppState(param.Parameterized):
         return entry
 
     # -- storage -------------------------------------------------------------------------------
+    def characters_document(self) -> Document:
+        """The characters as a Kostka characters document: what the browser stores and Export writes.
+
+        Each character as :func:`engine.documents.validate_character` checked it, a field still being
+        typed on a form at its last valid value (:mod:`.drafts`; the text itself is in :meth:`drafts_json`)."""
+        systems = {name: roster.to_document() for name, roster in self.rosters.items()}
+        return Document("characters", systems, None, monsters=self.monsters.to_document())
+
     def characters_json(self) -> str:
-        return json.dumps(
-            {
-                "format": "kostka-characters",
-                "version": FORMAT_VERSION,
-                "systems": {name: roster.to_dict() for name, roster in self.rosters.items()},
-                "monsters": self.monsters.to_dict(),
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        """:meth:`characters_document` as compact JSON (``kostka.characters`` in the browser)."""
+        return self.characters_document().to_json()
+
+    def drafts_json(self, characters_text: str | None = None) -> str:
+        """The texts still being typed that the document cannot hold, for the stored ``characters_text``
+        (default: :meth:`characters_json`); ``""`` when there are none (``kostka.drafts``)."""
+        text = self.characters_json() if characters_text is None else characters_text
+        return drafts_json(self.rosters, self.monsters, text)
+
+    def storage_texts(self) -> tuple[str, str]:
+        """What the browser keeps of the characters: the document and its drafts."""
+        text = self.characters_json()
+        return text, self.drafts_json(text)
+
+    def load_document(self, doc: Document, *, merge: bool = False) -> int:
+        """Load (or, ``merge``, add) the characters of a validated document; returns how many."""
+        count = 0
+        parts = [(roster, (doc.systems or {}).get(name)) for name, roster in self.rosters.items()]
+        for roster, part in [*parts, (self.monsters, doc.monsters)]:
+            if not isinstance(part, dict):
+                continue
+            form_class = type(roster.form)
+            chars = [Sheet(form_class, as_form(form_class, c), c) for c in part.get("characters") or []]
+            if merge:
+                added = roster.import_characters(chars)
+            else:
+                roster.load({**part, "characters": chars})
+                added = len(roster.characters)
+            if roster is not self.monsters:  # monsters are counted apart from characters
+                count += added
+        return count
 
     def load_characters(self, text: str, *, merge: bool = False) -> int:
-        """Load stored or imported characters; raises InputError(code="format") if unreadable."""
+        """Load stored or imported characters (a Kostka characters document, or the early stored
+        format); raises InputError(code="format") if unreadable."""
         try:
             data = parse_json(text)  # size and nesting checked before parsing
         except InputError:
             raise InputError("characters", "format", "not JSON") from None
+        if isinstance(data, dict) and data.get("format") == FORMAT:
+            try:
+                doc = validate_document(data, kind="characters", lenient=True)
+            except InputError:
+                raise InputError("characters", "format", "not a Kostka characters file") from None
+            return self.load_document(doc, merge=merge)
+        return self._load_early(data, merge=merge)
+
+    def load_drafts(self, text: str, characters_text: str) -> None:
+        """Put the stored texts still being typed back on the characters loaded from ``characters_text``;
+        raises InputError (nothing changed) unless they are drafts of that very text."""
+        drafts = read_drafts(text, characters_text, self.rosters, self.monsters)
+        for name, items in drafts.items():
+            (self.monsters if name == "monsters" else self.rosters[name]).apply_drafts(items)
+
+    def _load_early(self, data: Any, *, merge: bool = False) -> int:
+        """The early stored format (``{"format": "kostka-characters", "version": 1, ...}``: the forms'
+        texts as typed), read as it was stored; the app saves it as a document from then on, the
+        texts a document cannot hold as drafts."""
         if (
             not isinstance(data, dict)
             or data.get("format") != "kostka-characters"

@@ -286,13 +286,10 @@ def load_stored(
 
 
 def export_characters(state: Any) -> str:
-    """The characters as a ``{"format": "kostka", "version": 1, "kind": "characters"}`` document.
-
-    Read back through :func:`engine.documents.read_document` (leniently: a
-    field still half-typed on the form is left out rather than exported as junk).
-    """
-    doc = read_document(state.characters_json(), kind="characters", lenient=True)
-    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=1)
+    """The characters as a ``{"format": "kostka", "version": N, "kind": "characters"}`` document, the
+    same as the browser stores (:meth:`AppState.characters_document`: a field still being typed on a
+    form at its last valid value), indented."""
+    return json.dumps(state.characters_document().to_dict(), ensure_ascii=False, indent=1)
 
 
 def export_log(entries: Any) -> str:
@@ -312,8 +309,4 @@ def export_log(entries: Any) -> str:
 
 def import_characters(state: Any, data: Any) -> int:
     """Add the characters of an imported file (any supported version); raises InputError, nothing changed."""
-    doc = read_document(data, kind="characters")
-    legacy = {"format": "kostka-characters", "version": 1, "systems": doc.systems or {}}
-    if doc.monsters is not None:
-        legacy["monsters"] = doc.monsters
-    return state.load_characters(json.dumps(legacy, ensure_ascii=False), merge=True)
+    return int(state.load_document(read_document(data, kind="characters"), merge=True))

@@ -7,13 +7,18 @@ from typing import Any
 
 import param
 
+from .drafts import Sheet, sheet
 from .forms import MAX_CHARACTERS, MAX_NAME, Form, as_form, input_names
 
 __all__ = ["Roster", "name_beside", "same_character"]
 
 
 class Roster(param.Parameterized):
-    """Several characters of one system as stored dicts, and which one is on the form."""
+    """Several characters of one system as stored dicts, and which one is on the form.
+
+    Each character is kept as the form holds it (texts); the one on the form, as it changes, is a
+    :class:`~.drafts.Sheet` that also carries its last valid values (:meth:`valid`, what the stored
+    document holds) and the texts still being typed (:meth:`drafts`)."""
 
     characters = param.List(default=[])
     current = param.Integer(default=0, bounds=(0, None))
@@ -30,8 +35,34 @@ class Roster(param.Parameterized):
         if any(e.name != "errors" for e in events):
             chars = list(self.characters)
             if self.current < len(chars):
-                chars[self.current] = self.form.to_dict()
+                chars[self.current] = sheet(type(self.form), self.form.to_dict(), chars[self.current])
                 self.characters = chars
+
+    def sheets(self) -> list[Sheet]:
+        """The characters as :class:`~.drafts.Sheet` (a character stored as plain texts is checked once)."""
+        chars = self.characters
+        for i, char in enumerate(chars):
+            if not isinstance(char, Sheet):
+                chars[i] = sheet(type(self.form), char)  # the same texts: a cache, not a change
+        return list(chars)
+
+    def to_document(self) -> dict[str, Any]:
+        """The roster as a characters document holds it: each character's last valid values."""
+        return {"current": self.current, "characters": [c.valid for c in self.sheets()]}
+
+    def drafts(self) -> list[dict[str, Any]]:
+        """Per character, the texts still being typed that :meth:`to_document` cannot hold."""
+        return [c.drafts for c in self.sheets()]
+
+    def apply_drafts(self, drafts: list[dict[str, Any] | None]) -> None:
+        """Put texts still being typed (:func:`~.drafts.read_drafts`) back over the loaded characters."""
+        chars = self.sheets()
+        for i, draft in enumerate(drafts[: len(chars)]):
+            if draft:
+                typed = as_form(type(self.form), {**chars[i], **draft})
+                chars[i] = Sheet(type(self.form), typed, chars[i].valid)
+        self.characters = chars
+        self.select(self.current)
 
     def names(self) -> list[str]:
         return [str(c.get("name") or "") for c in self.characters]
@@ -51,7 +82,7 @@ class Roster(param.Parameterized):
     def remove(self) -> None:
         """Delete the character on the form; :meth:`undo_remove` brings it back."""
         chars = list(self.characters)
-        self.removed = (self.current, dict(chars[self.current]) if self.current < len(chars) else {})
+        self.removed = (self.current, chars[self.current].copy() if self.current < len(chars) else {})
         if len(chars) <= 1:
             chars = [type(self.form)().to_dict()]
         else:

@@ -1,6 +1,8 @@
 """Reading what the browser stored, all or nothing per item, never losing any of it.
 
-Each stored item (the characters, the session code, the roll log) is read whole or not at all:
+Each stored item (the characters, the session code, the roll log) is read whole or not at all
+(the characters are a Kostka characters document, or the app's early format, migrated as read; the
+texts still being typed on them are their drafts, :mod:`.drafts`, read whole with them or kept aside):
 
 - an item that cannot be read (not JSON, nested too deeply, another format) is copied to
   ``kostka.backup.<time>.<what>`` and emptied, and the app starts clean for it;
@@ -126,16 +128,23 @@ def read_stored(
     characters_key: str,
     session_key: str,
     log_key: str | None = None,
+    drafts_key: str | None = None,
 ) -> StoredRead:
-    """Apply the stored characters, session and roll log to ``state`` and ``session``; never raises."""
+    """Apply the stored characters (and the texts still being typed on them, under ``drafts_key``),
+    session and roll log to ``state`` and ``session``; never raises."""
     out = StoredRead(dict(values))
     text = out.values.get(characters_key, "")
+    whole = False
     if text:
         before = state.characters_json()
         try:
-            read_document(text, kind="characters", lenient=True)  # size and nesting checked before parsing
+            doc = read_document(text, kind="characters", lenient=True)  # size and nesting checked before parsing
             state.load_characters(text)
-            if not _characters_kept_whole(state, parse_json(text)):
+            data = parse_json(text)
+            # an early text keeps half-typed values as typed (read as they were); a document has none
+            early = isinstance(data, dict) and data.get("format") == "kostka-characters"
+            whole = (early or not doc.problems) and _characters_kept_whole(state, data)
+            if not whole:
                 out.values = copy_aside(out.values, characters_key, stamp)
                 out.partial.append(characters_key)
         except Exception as error:  # noqa: BLE001 - whatever it was, the stored text is kept
@@ -146,6 +155,18 @@ def read_stored(
                     pass
             out.values = keep_aside(out.values, characters_key, stamp)
             out.kept.append(characters_key)
+    drafts = out.values.get(drafts_key, "") if drafts_key else ""
+    if drafts and drafts_key:
+        try:
+            if not whole:  # characters read in part or not at all: the drafts' places are not known
+                raise InputError("drafts", "format", "the characters they go with were not read whole")
+            state.load_drafts(drafts, text)
+        except Exception:  # noqa: BLE001 - kept aside, never applied in part
+            out.values = keep_aside(out.values, drafts_key, stamp)
+            if characters_key not in out.kept + out.partial:  # said as characters read in part
+                if text:
+                    out.values = copy_aside(out.values, characters_key, stamp)
+                out.partial.append(characters_key)
     text = out.values.get(session_key, "")
     if text:
         try:

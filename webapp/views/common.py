@@ -14,11 +14,12 @@ from panel.custom import JSComponent
 
 from engine import InputError
 
-from ..i18n import N_, Translator, error_text
+from ..i18n import N_, Translator, error_text, percent
 
 __all__ = [
     "APP_CSS",
     "APP_CSS_FILE",
+    "SHEET_VIEWS",
     "Binder",
     "NumberInput",
     "TextField",
@@ -26,10 +27,15 @@ __all__ = [
     "checkbox",
     "hidden_html",
     "html_pane",
+    "percent",
     "models_frozen",
     "secret_checkbox",
     "select",
+    "view_switch",
 ]
+
+#: The two views of a sheet: play (one-tap rows) and edit (the whole form).
+SHEET_VIEWS = {"play": N_("Play"), "edit": N_("Edit")}
 
 #: Kostka's own stylesheet (``webapp/kostka.css``), applied inside every component: touch-sized
 #: controls, readable type, colours from the page palette, the dice. The static site serves it under
@@ -322,10 +328,6 @@ def name_field(binder: Binder, sheet: Any) -> TextInput:
     return name
 
 
-def percent(p: Any) -> str:
-    return f"{float(p):.1%}"
-
-
 def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
     """The "secret roll" switch of a desk that has a ``secret`` parameter."""
     box = checkbox(value=desk.secret, width=200, css_classes=["secret-roll"])
@@ -340,3 +342,10 @@ def hidden_html(tr: Translator, head: str) -> str:
         f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
         f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
     )
+
+
+def view_switch(binder: Binder) -> pn.widgets.RadioButtonGroup:
+    """Play or Edit, one tap apart above a sheet; Edit first (where a new character is filled in)."""
+    view = pn.widgets.RadioButtonGroup(value="edit", height=44, width=220, css_classes=["k-view"])
+    binder.options(view, SHEET_VIEWS)
+    return view

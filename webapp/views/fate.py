@@ -17,7 +17,6 @@ from .common import (
     Binder,
     TextField,
     attempt,
-    button,
     checkbox,
     hidden_html,
     html_pane,
@@ -25,6 +24,7 @@ from .common import (
     percent,
     secret_checkbox,
 )
+from .result import roll_button
 
 __all__ = ["FateView"]
 
@@ -53,8 +53,8 @@ class FateView(pn.viewable.Viewer):
             width=330,
             margin=(5, 10),
         )
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         self.note = note = html_pane("")

@@ -37,7 +37,9 @@ from .common import (
     number_input,
     percent,
     select,
+    view_switch,
 )
+from .result import roll_button, roll_name
 
 __all__ = ["GurpsView"]
 
@@ -171,7 +173,7 @@ class _ListRows(pn.viewable.Viewer):
             self._keeps.append(keep)
             parts.append(keep)
         if self.roll_buttons:
-            roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+            roll = roll_button()
             roll.on_click(lambda e, k=k: self.view.roll_skill(self.start + k))
             self._rolls.append(roll)
             parts.append(roll)
@@ -231,7 +233,7 @@ class _ListRows(pn.viewable.Viewer):
                 name.name = tr(self.name_label, n=i + 1)
             if k in rolls and i < len(self.items):
                 what = self.items[i].get("name") or tr(self.name_label, n=i + 1)
-                described = tr(N_("Roll {ability}"), ability=what)
+                described = roll_name(tr, what)
                 if rolls[k].description != described:
                     rolls[k].description = described
             error = errors.get(f"{self.error_prefix}{i}")
@@ -279,7 +281,13 @@ class GurpsView(pn.viewable.Viewer):
             N_("Add a skill"),
             roll_buttons=True,
         )
-        sheet = pn.Column(name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10))
+        self.sheet = sheet = pn.Column(
+            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10)
+        )
+        # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
+        self.view = view_switch(binder)
+        self.play_sheet = self._play_sheet()
+        self.view.param.watch(self._show_view, "value")
 
         # -- the roll ------------------------------------------------------------------------
         self.skill = select(width=260)
@@ -332,8 +340,8 @@ class GurpsView(pn.viewable.Viewer):
         self.secret.link(self.desk, value="secret", bidirectional=True)
         tries = TextField(binder, self.desk, "tries", N_("Tries"), width=90)
         self.effective = html_pane("", css_classes=["readout"])
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
@@ -395,8 +403,8 @@ class GurpsView(pn.viewable.Viewer):
         self.contest_chart_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         self.desk.param.watch(lambda e: self._contest_parts(), "contest")
         self._contest_parts()
-        self.contest_button = button("", kind="primary", width=220, height=56)
-        binder.text(self.contest_button, "name", N_("Roll the contest"))
+        self.contest_button = roll_button("", kind="primary", width=220, height=56, margin=(5, 10))
+        binder.text(self.contest_button, "label", N_("Roll the contest"))
         self.contest_button.on_click(lambda e: self.roll_contest())
         self.contest_result = html_pane("")
         # The page puts the share panels here: a roll's link beside the roll (a secret roll's sealed
@@ -427,7 +435,8 @@ class GurpsView(pn.viewable.Viewer):
         binder.on_lang(self._show_contest)
 
         self._layout = pn.Column(
-            pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
+            self.view,
+            pn.FlexBox(sheet, self.play_sheet, roll_panel, flex_wrap="wrap"),
             self.odds_readout,
             pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
             self.legend,
@@ -444,7 +453,7 @@ class GurpsView(pn.viewable.Viewer):
         """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
         tr = self.tr
         field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
-        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
+        roll = roll_button()
         if key in GURPS_DEFENCES:
             self.binder.on_lang(
                 lambda: setattr(
@@ -452,9 +461,7 @@ class GurpsView(pn.viewable.Viewer):
                 )
             )
         else:
-            self.binder.on_lang(
-                lambda: setattr(roll, "description", tr(N_("Roll {ability}"), ability=tr(GURPS_LABELS[key])))
-            )
+            self.binder.on_lang(lambda: setattr(roll, "description", roll_name(tr, tr(GURPS_LABELS[key]))))
         roll.on_click(lambda e: self.roll_target(key))
         return pn.Row(field, roll, margin=0)
 
@@ -472,6 +479,119 @@ class GurpsView(pn.viewable.Viewer):
         minus.on_click(lambda e: self.char.step(pool, -1))
         plus.on_click(lambda e: self.char.step(pool, 1))
         return pn.Column(pn.Row(current, minus, plus, maximum, margin=0), self.pool_states[pool], margin=0)
+
+    # -- play view ------------------------------------------------------------------------------
+    def _play_row(self) -> Any:
+        return roll_button("", width=210, height=44, margin=(2, 4), css_classes=["k-play-row"])
+
+    def _play_sheet(self) -> pn.viewable.Viewable:
+        """Will, Per, Dodge, Parry, Block and each skill with a name and a level, one compact row each
+        ("Broadsword 14": the name, the level at the right end) on a button that rolls it as its ⚄ on
+        the sheet does. The skills come
+        :data:`PAGE_ROWS` at a time, by the same few buttons whichever rows they show."""
+        self.play_buttons: dict[str, Any] = {}
+        for key in (*GURPS_ROLLS, *GURPS_DEFENCES):
+            b = self._play_row()
+            b.on_click(lambda e, key=key: self.roll_target(key))
+            self.play_buttons[key] = b
+        self.play_start = 0
+        #: the skill (its index in the sheet's list) each row on screen rolls
+        self._play_skills: list[int] = []
+        self._play_slots: list[Any] = []
+        self.play_skill_rows = pn.FlexBox(flex_wrap="wrap", margin=0, sizing_mode="stretch_width")
+        self.play_title = html_pane("")
+        self.play_previous = button("", width=150)
+        self.binder.text(self.play_previous, "name", N_("Previous rows"))
+        self.play_previous.on_click(lambda e: self.play_page(-1))
+        self.play_next = button("", width=150)
+        self.binder.text(self.play_next, "name", N_("Next rows"))
+        self.play_next.on_click(lambda e: self.play_page(1))
+        self.play_where = html_pane("")
+        self.play_pager = pn.FlexBox(align_items="center", flex_wrap="wrap", margin=0)
+        self.char.param.watch(self._show_play, ["skills", *GURPS_ROLLS, *GURPS_DEFENCES])
+        self.binder.on_lang(self._show_play)
+        return pn.Column(
+            pn.FlexBox(*self.play_buttons.values(), flex_wrap="wrap", margin=0, sizing_mode="stretch_width"),
+            self.play_title,
+            self.play_skill_rows,
+            self.play_pager,
+            width=440,
+            margin=(5, 10),
+            visible=False,
+        )
+
+    @property
+    def play_rows(self) -> list[Any]:
+        """The skill rows of the play view on screen."""
+        return self._play_slots[: len(self._play_skills)]
+
+    def _rollable_skills(self) -> list[int]:
+        """The skills with a name and a level: the ones the play view has a row for."""
+        return [
+            i
+            for i, s in enumerate(self.char.skills)
+            if str(s.get("name") or "").strip() and str(s.get("level") or "").strip()
+        ]
+
+    def play_page(self, step: int) -> None:
+        """Show the previous (-1) or next (+1) skills of the play view."""
+        start = self.play_start + step * PAGE_ROWS
+        if 0 <= start < len(self._rollable_skills()):
+            self.play_start = start
+            self._show_play()
+
+    def _play_slot(self, k: int) -> Any:
+        b = self._play_row()
+        b.on_click(lambda e, k=k: self.roll_skill(self._play_skills[k]))
+        return b
+
+    def _show_play(self, *_: Any) -> None:
+        if self.view.value != "play":
+            return  # drawn when the view is shown: the edit form costs no play widgets
+        tr = self.tr
+        for key, b in self.play_buttons.items():
+            name, level = tr(GURPS_LABELS[key]), str(getattr(self.char, key) or "").strip()
+            # named as the ⚄ beside the field on the sheet names it
+            if key in GURPS_DEFENCES:
+                described = tr(N_("Roll {ability} (defence roll)"), ability=name)
+            else:
+                described = roll_name(tr, name)
+            if (b.label, b.value, b.description) != (name, level, described):
+                b.param.update(label=name, value=level, description=described)
+        rollable = self._rollable_skills()
+        if self.play_start >= len(rollable):
+            self.play_start = max(0, (len(rollable) - 1) // PAGE_ROWS * PAGE_ROWS)
+        self._play_skills = rollable[self.play_start : self.play_start + PAGE_ROWS]
+        while len(self._play_slots) < len(self._play_skills):
+            self._play_slots.append(self._play_slot(len(self._play_slots)))
+        for b, i in zip(self._play_slots, self._play_skills, strict=False):
+            skill = self.char.skills[i]
+            name, level = str(skill["name"]).strip(), str(skill["level"]).strip()
+            described = roll_name(tr, name)
+            if (b.label, b.value, b.description) != (name, level, described):
+                b.param.update(label=name, value=level, description=described)
+        if self.play_skill_rows.objects != self.play_rows:
+            self.play_skill_rows.objects = self.play_rows
+        title = f'<div class="card-title">{escape(tr(N_("Skills")))}</div>' if rollable else ""
+        if self.play_title.object != title:
+            self.play_title.object = title
+        if len(rollable) <= PAGE_ROWS:
+            if self.play_pager.objects:
+                self.play_pager.objects = []
+            return
+        last = self.play_start + len(self._play_skills)
+        text = tr(N_("Rows {first}–{last} of {n}"), first=self.play_start + 1, last=last, n=len(rollable))
+        self.play_where.object = f'<div class="note" data-testid="play-rows-shown">{escape(text)}</div>'
+        self.play_previous.disabled = self.play_start == 0
+        self.play_next.disabled = last >= len(rollable)
+        if not self.play_pager.objects:
+            self.play_pager.objects = [self.play_previous, self.play_where, self.play_next]
+
+    def _show_view(self, *_: Any) -> None:
+        play = self.view.value == "play"
+        self._show_play()
+        self.play_sheet.visible = play
+        self.sheet.visible = not play
 
     def _show_pools(self, *_: Any) -> None:
         for pool, pane in self.pool_states.items():

@@ -35,7 +35,9 @@ from .common import (
     percent,
     secret_checkbox,
     select,
+    view_switch,
 )
+from .result import roll_button, roll_name
 
 __all__ = ["OneRingView"]
 
@@ -155,7 +157,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(
             lambda: setattr(armour_title, "object", f'<div class="card-title">{escape(tr(N_("Armour")))}</div>')
         )
-        self.protection_button = button("⚄", width=52, margin=(22, 4, 0, 4))
+        self.protection_button = roll_button()
         binder.on_lang(
             lambda: setattr(self.protection_button, "description", tr(N_("Roll Protection against the blow's Injury")))
         )
@@ -177,6 +179,11 @@ class OneRingView(pn.viewable.Viewer):
         self.desk.param.watch(self._show_protection_odds, ["injury"])
         binder.on_lang(self._show_protection_odds)
         self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
+        self.play_sheet = self._play_sheet()
+        # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
+        self.view = view_switch(binder)
+        self.view.param.watch(self._show_view, "value")
+        self.name_field = name
 
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)
@@ -203,8 +210,8 @@ class OneRingView(pn.viewable.Viewer):
         self.parry_field = TextField(binder, self.desk, "parry", N_("Adversary's Parry"), width=150)
         self.parry_box = pn.Column(self.parry_field, margin=0, visible=self.desk.is_attack)
         self.desk.param.watch(lambda *_: setattr(self.parry_box, "visible", self.desk.is_attack), "ability")
-        self.roll_button = button("", kind="primary", width=180, height=56)
-        binder.text(self.roll_button, "name", N_("Roll"))
+        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
+        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.summary = html_pane("", css_classes=["readout"])
         self.roll_error = html_pane("")
@@ -213,7 +220,7 @@ class OneRingView(pn.viewable.Viewer):
             lambda: setattr(
                 self.rules_note,
                 "object",
-                '<div class="note">'
+                f'<details class="rules"><summary>{escape(tr(N_("Rules readings")))}</summary><div class="note">'
                 + escape(
                     tr(
                         N_(
@@ -233,7 +240,7 @@ class OneRingView(pn.viewable.Viewer):
                         )
                     )
                 )
-                + "</div>",
+                + "</div></details>",
             )
         )
         roll_panel = pn.Column(
@@ -281,7 +288,9 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_result)
 
         self._layout = pn.Column(
+            self.view,
             name,
+            self.play_sheet,
             self.sheet,
             pn.layout.Divider(),
             roll_panel,
@@ -302,6 +311,60 @@ class OneRingView(pn.viewable.Viewer):
         error = self.desk.errors.get("hope_spend")
         self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
 
+    # -- play view ----------------------------------------------------------------------------
+    def _play_sheet(self) -> pn.viewable.Viewable:
+        """Each ability one compact row, its name and rating on a button that rolls it: the 18 skills,
+        the proficiencies, Valour and Wisdom on one screen beside the result."""
+        self.play_buttons: dict[str, Any] = {}
+        self.play_titles: dict[str, pn.pane.HTML] = {}
+        groups: list[tuple[str, list[str]]] = [
+            (attr, [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]) for attr in one_ring.ATTRIBUTES
+        ]
+        groups += [("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])]
+        columns: list[list[Any]] = []
+        for key, abilities in groups:
+            title = html_pane("", css_classes=["card-title"], margin=(2, 4))
+            self.play_titles[key] = title
+            if key != "valour-wisdom":  # Valour and Wisdom go under the proficiencies: four columns
+                columns.append([])
+            columns[-1].append(title)
+            for ability in abilities:
+                b = roll_button("", width=160, height=44, margin=(2, 3), css_classes=["k-play-row"])
+
+                def tap(_: Any, ability: str = ability) -> None:
+                    self.desk.ability = ability
+                    self.roll()
+
+                b.on_click(tap)
+                self.play_buttons[ability] = b
+                columns[-1].append(b)
+        blocks = [pn.Column(*parts, width=166, margin=0) for parts in columns]
+        watched = [*self.play_buttons, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
+        self.char.param.watch(self._show_play, watched)
+        self.binder.on_lang(self._show_play)
+        return pn.FlexBox(*blocks, flex_wrap="wrap", visible=False, sizing_mode="stretch_width")
+
+    def _show_play(self, *_: Any) -> None:
+        tr = self.tr
+        for ability, b in self.play_buttons.items():
+            rating = str(getattr(self.char, ability) or "0").strip() or "0"
+            star = " ★" if getattr(self.char, f"fav_{ability}", False) else ""
+            label = tr(OR_LABELS[ability])
+            b.param.update(label=label, value=f"{rating}{star}")
+            b.description = roll_name(tr, label)
+        for key, title in self.play_titles.items():
+            if key in one_ring.ATTRIBUTES:
+                text = f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
+            else:
+                text = tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+            title.object = f'<div class="card-title play-title">{escape(text)}</div>'
+
+    def _show_view(self, *_: Any) -> None:
+        play = self.view.value == "play"
+        self.play_sheet.visible = play
+        self.sheet.visible = not play
+        self.name_field.visible = not play
+
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
         field = TextField(self.binder, self.char, ability, OR_LABELS[ability], width=110)
@@ -311,10 +374,8 @@ class OneRingView(pn.viewable.Viewer):
             self.binder.text(box, "name", N_("★"))
             box.link(self.char, value=f"fav_{ability}", bidirectional=True)
             parts.append(box)
-        roll = button("⚄", width=52, margin=(22, 4, 0, 4))
-        self.binder.on_lang(
-            lambda: setattr(roll, "description", self.tr(N_("Roll {ability}"), ability=self.tr(OR_LABELS[ability])))
-        )
+        roll = roll_button()
+        self.binder.on_lang(lambda: setattr(roll, "description", roll_name(self.tr, self.tr(OR_LABELS[ability]))))
 
         def tap(_: Any) -> None:
             self.desk.ability = ability

@@ -1,4 +1,4 @@
-"""The page: header (system, language, theme), characters bar, the system's screen, the roll log.
+"""The page: header (system, a menu of language, theme and characters), characters, the screen, the roll log.
 
 It also wires the outside world: the URL (every field is in the query
 string), the browser's local storage (characters, language, theme) and JSON
@@ -46,6 +46,7 @@ from .fate import FateView
 from .fight import FightView
 from .gurps import GurpsView
 from .one_ring import OneRingView
+from .result import ResultPanel
 from .share import LinkPanel, SessionPanel, SharePanel
 from .storage import BrowserStore
 
@@ -55,6 +56,7 @@ KEY_LANG = "kostka.lang"
 KEY_THEME = "kostka.theme"
 KEY_CHARACTERS = "kostka.characters"
 KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
+KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters document cannot hold
 KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
@@ -122,7 +124,8 @@ class KostkaApp(pn.viewable.Viewer):
     **Start-up**, in this order (each step happens once):
 
     1. ``KostkaApp()`` builds the page from the app's defaults: the state, the browser store, the
-       header, the characters bar, the screen, the log, the share panels, in that order. Nothing
+       header and its menu, the characters bar, the screen, the log, the share panels, the free dice
+       card and the result panel, in that order. Nothing
        from outside is read, and nothing is written to the browser or to the address yet.
     2. :meth:`page_ready`: the page is drawn and linked to Python (Bokeh's ``document_ready``;
        under the Pyodide worker a change made before it never reaches the page). In order:
@@ -182,9 +185,14 @@ class KostkaApp(pn.viewable.Viewer):
         self._build_share_panels()
         self._system_changed()
         self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
+        self.result_panel = ResultPanel(
+            self.state, self.binder, base_url=self._base_url, live=lambda: self._stored_loaded or not self._doc_ready
+        )
         self._layout = pn.Column(
             self.store,
+            self.result_panel,
             header,
+            self.menu,
             self.link_panel,
             chars_bar,
             pn.layout.Divider(),
@@ -194,6 +202,7 @@ class KostkaApp(pn.viewable.Viewer):
             self.session_panel,
             log,
             sizing_mode="stretch_width",
+            css_classes=["k-main"],
             styles={"max-width": "1280px", "margin": "0 auto"},
         )
         self._watch_outside()
@@ -202,7 +211,16 @@ class KostkaApp(pn.viewable.Viewer):
     def _build_store(self) -> None:
         """The browser store and the share model, each saved to the store as it changes."""
         self.store = BrowserStore(
-            keys=[KEY_LANG, KEY_THEME, KEY_CHARACTERS, KEY_CHARACTERS_BAD, KEY_SESSION, KEY_LOG, NUMBERING_KEY],
+            keys=[
+                KEY_LANG,
+                KEY_THEME,
+                KEY_CHARACTERS,
+                KEY_DRAFTS,
+                KEY_CHARACTERS_BAD,
+                KEY_SESSION,
+                KEY_LOG,
+                NUMBERING_KEY,
+            ],
             height=0,
             width=0,
             margin=0,
@@ -227,7 +245,7 @@ class KostkaApp(pn.viewable.Viewer):
             )
         )
         self.system = pn.widgets.RadioButtonGroup(
-            value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=560
+            value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=480
         )
         binder.options(self.system, SYSTEM_TITLES)
         self.system.link(self.state, value="system", bidirectional=True)
@@ -239,11 +257,14 @@ class KostkaApp(pn.viewable.Viewer):
         self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
         binder.text(self.theme, "name", N_("Dark theme"))
         self.theme.param.watch(self._theme_changed, "value")
+        # Language, theme and the characters' administration wait in a menu: the first screen is play.
+        self.menu_toggle = pn.widgets.Toggle(value=False, height=48, width=120, css_classes=["k-menu-toggle"])
+        binder.text(self.menu_toggle, "name", N_("☰ Menu"))
+        self.menu_toggle.param.watch(self._menu_toggled, "value")
         return pn.FlexBox(
             title,
             self.system,
-            self.lang,
-            self.theme,
+            self.menu_toggle,
             flex_wrap="wrap",
             align_items="center",
             sizing_mode="stretch_width",
@@ -289,9 +310,9 @@ class KostkaApp(pn.viewable.Viewer):
         self.storage_message = html_pane("")
         self.address_message = html_pane("")
         binder.on_lang(self._draw_notes)
-        chars_bar = pn.Column(
+        self.menu = pn.Column(
+            pn.FlexBox(self.lang, self.theme, flex_wrap="wrap", align_items="center"),
             pn.FlexBox(
-                self.character,
                 new,
                 delete,
                 self.export_chars,
@@ -299,6 +320,11 @@ class KostkaApp(pn.viewable.Viewer):
                 flex_wrap="wrap",
                 align_items="flex-end",
             ),
+            css_classes=["k-menu"],
+            sizing_mode="stretch_width",
+        )
+        chars_bar = pn.Column(
+            self.character,
             pn.Row(self.delete_note, self.undo_delete),
             self.import_message,
             self.storage_message,
@@ -480,7 +506,9 @@ class KostkaApp(pn.viewable.Viewer):
             self.theme.value = True
         # Never wipe unreadable data silently: keep a copy aside, say so, load what can be read.
         stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
-        read = read_stored(self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG)
+        read = read_stored(
+            self.state, self.share.session, dict(values), stamp, KEY_CHARACTERS, KEY_SESSION, KEY_LOG, KEY_DRAFTS
+        )
         if read.values != values:  # the copies aside reach the browser before anything is saved over them
             self.store.values = {**self.store.values, **{k: v for k, v in read.values.items() if values.get(k) != v}}
         self._stored_loaded = True
@@ -535,9 +563,9 @@ class KostkaApp(pn.viewable.Viewer):
     def _save_characters(self) -> None:
         if not self._stored_loaded:
             return  # never overwrite what the browser holds before reading it
-        text = self.state.characters_json()
-        if self.store.values.get(KEY_CHARACTERS) != text:
-            self.store.values = {**self.store.values, KEY_CHARACTERS: text}
+        text, drafts = self.state.storage_texts()
+        if self.store.values.get(KEY_CHARACTERS) != text or self.store.values.get(KEY_DRAFTS, "") != drafts:
+            self.store.values = {**self.store.values, KEY_CHARACTERS: text, KEY_DRAFTS: drafts}
 
     def _save_log(self) -> None:
         if not self._stored_loaded:
@@ -583,6 +611,9 @@ class KostkaApp(pn.viewable.Viewer):
             self.store.values = {**self.store.values, KEY_LANG: self.tr.lang}
         self._character_options()
         self._update_url()
+
+    def _menu_toggled(self, event: Any) -> None:
+        self.menu.css_classes = ["k-menu", "open"] if event.new else ["k-menu"]
 
     def _theme_changed(self, event: Any) -> None:
         theme = "dark" if event.new else "light"

@@ -1,0 +1,341 @@
+"""The result where the finger is, tried on the built static site at a table's three screen sizes.
+
+After a one-tap roll in each system (and a fight step) the outcome, written into
+the page's ``role="status"`` region, is wholly on screen without any scrolling;
+the one-tap roll buttons are found by their names ("Roll Awareness"); on touch
+screens every control is a 44×44 px target, no text runs out of its control and
+a phone never scrolls sideways; a burst of taps on one check makes one roll.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pages import start
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+SIZES = {"landscape": (1024, 768), "portrait": (768, 1024), "phone": (390, 844)}
+
+#: (system button, a one-tap roll on its sheet, what the result's status names) per language
+WORDS = {
+    "en": {
+        "systems": ("The One Ring", "GURPS", "Fate & Doom"),
+        "rolls": ("Roll Awareness", "Roll Will", None),
+        "roll": "Roll",
+        "fight": "Fight",
+    },
+    "ru": {
+        "systems": ("Единое Кольцо", "GURPS", "Судьба и Рок"),
+        "rolls": ("Бросок: Внимательность", "Бросок: Воля", None),
+        "roll": "Бросить",
+        "fight": "Бой",
+    },
+    "cs": {
+        "systems": ("Jeden prsten", "GURPS", "Osud a Zkáza"),
+        "rolls": ("Hod: Ostražitost", "Hod: Vůle", None),
+        "roll": "Hodit",
+        "fight": "Boj",
+    },
+}
+
+
+def status(page: Page):
+    return page.locator("[role=status][aria-live=polite][data-testid=roll-status]")
+
+
+def assert_in_view(page: Page, what: str) -> None:
+    """The status region is wholly inside the window as it stands (nothing scrolled to show it)."""
+    box = status(page).bounding_box()
+    width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+    assert box is not None, what
+    assert box["x"] >= 0 and box["y"] >= 0, (what, box)
+    assert box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5, (what, box)
+
+
+def roll_and_look(page: Page, button, what: str) -> None:
+    """Tap ``button``; the status says a new outcome, on screen where the player looks."""
+    before = status(page).inner_text()
+    button.click()
+    expect(status(page)).not_to_have_text(before)
+    expect(page.get_by_test_id("result-outcome")).not_to_be_empty()
+    page.wait_for_timeout(200)  # the page's own scroll, if the tap caused one, has settled
+    assert_in_view(page, what)
+
+
+# Controls (through all shadow roots) that are visible: size and whether their text fits.
+CONTROLS = """() => {
+  const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';
+  const out = [];
+  const visible = (el) => {
+    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      const style = getComputedStyle(n);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(SEL)) {
+      let target = el;
+      if (el.matches('input[type=checkbox], input[type=radio]')) target = el.closest('label') || el;
+      if (!visible(target)) continue;
+      const r = target.getBoundingClientRect();
+      const text = (el.getAttribute('aria-label') || el.innerText || el.value || '').toString().trim().slice(0, 40);
+      const cut = el.tagName === 'BUTTON' && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+      out.push({what: el.tagName.toLowerCase() + ' "' + text + '"', w: r.width, h: r.height, cut});
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+
+
+def layout_problems(page: Page, size: str) -> list[str]:
+    problems = []
+    for c in page.evaluate(CONTROLS):
+        if c["w"] < 43.5 or c["h"] < 43.5:
+            problems.append(f"{size}: {c['what']} is {c['w']:.1f}×{c['h']:.1f} px")
+        if c["cut"]:
+            problems.append(f"{size}: the text of {c['what']} runs out of its control")
+    wide, window = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if size == "phone" and wide > window:
+        problems.append(f"phone: the page is {wide} px wide in a {window} px window")
+    return problems
+
+
+CASES = [("landscape", "en"), ("portrait", "en"), ("phone", "en"), ("portrait", "ru"), ("phone", "cs")]
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES, ids=[f"{s}-{lang}" for s, lang in CASES])
+def test_a_one_tap_roll_shows_its_outcome_on_screen_in_every_system(browser: Browser, site_url: str, size, lang):
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=size == "phone"
+    )
+    page = context.new_page()
+    words = WORDS[lang]
+    try:
+        start(page, f"{site_url}?lang={lang}")
+        problems: list[str] = []
+        for system, roll in zip(words["systems"], words["rolls"], strict=True):
+            page.get_by_role("button", name=system, exact=True).click()
+            if roll is None:  # Fate & Doom: the check's own Roll
+                expect(page.get_by_role("button", name=words["fight"], exact=True)).to_be_visible()
+                button = page.get_by_role("button", name=words["roll"], exact=True).first
+            else:
+                button = page.get_by_role("button", name=roll, exact=True).first
+                expect(button).to_be_visible()
+            roll_and_look(page, button, f"{system} @ {size}")
+            problems += layout_problems(page, size)
+        if lang == "en":  # a fight step: the hero against the Wolf, one attack
+            page.get_by_label("Name", exact=True).first.fill("Ada")
+            expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
+            page.get_by_role("button", name="Fight", exact=True).click()
+            for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
+                page.locator(".bench-heroes button, .bench-monsters button").filter(
+                    has_text=re.compile(f"^{name}$")
+                ).click()
+                page.locator(f".place-{where} button").click()
+                expect(page.locator(f".place-{where} button")).to_have_text(name)
+            page.get_by_role("button", name="Start the fight").click()
+            roll_and_look(page, page.get_by_role("button", name="Attack", exact=True), f"fight @ {size}")
+            expect(status(page)).to_contain_text(re.compile("Hit|Parried"))
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
+
+
+def test_roll_buttons_are_named_by_what_they_roll(browser: Browser, site_url: str):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        for name in ("Roll Awareness", "Roll Stealth", "Roll Valour", "Roll Wisdom", "Roll Swords"):
+            expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+        page.get_by_role("button", name="GURPS", exact=True).click()
+        for name in ("Roll Will", "Roll Per", "Roll Dodge (defence roll)"):
+            expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+        page.get_by_label("Skill 1", exact=True).first.fill("Broadsword")
+        expect(page.get_by_role("button", name="Roll Broadsword", exact=True)).to_have_count(1)
+        # keyboard: the roll button takes the focus and rolls on Enter
+        page.get_by_role("button", name="Roll Will", exact=True).focus()
+        page.keyboard.press("Enter")
+        expect(status(page)).to_contain_text("You had a")
+    finally:
+        context.close()
+
+
+def test_a_burst_of_taps_on_one_check_makes_one_numbered_roll(browser: Browser, site_url: str):
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        page.get_by_label("Session code").fill("TABLE")
+        page.get_by_label("Session code").press("Enter")
+        awareness = page.get_by_role("button", name="Roll Awareness", exact=True)
+        awareness.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        box = awareness.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for _ in range(3):  # tap-tap-tap, as fast as a finger, before the first roll has come back
+            page.touchscreen.tap(x, y)
+        expect(status(page)).to_contain_text("You had a")
+        page.wait_for_timeout(3000)  # any further roll the burst made would have come back by now
+        rows = page.get_by_test_id("log").locator("tbody tr")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("roll no. 1")
+        # the guard holds only while the roll is on its way: the next tap rolls again
+        awareness.click()
+        expect(rows).to_have_count(2)
+    finally:
+        context.close()
+
+
+# WCAG contrast of every visible button's text and of the result's words, against the colour behind them.
+CONTRAST = """() => {
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g) || []; return m.map(Number); };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const parent = (n) => n.parentElement || (n.getRootNode() && n.getRootNode().host) || null;
+  const behind = (el) => {
+    for (let n = el; n; n = parent(n)) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length >= 3 && (c.length === 3 || c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+  };
+  const visible = (el) => {
+    for (let n = el; n; n = parent(n)) {
+      const s = getComputedStyle(n);
+      if (s.display === 'none' || s.visibility === 'hidden') return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('button, .k-outcome, .k-chance')) {
+      if (!visible(el) || el.disabled || !(el.innerText || '').trim()) continue;
+      const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(behind(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      out.push({what: el.tagName.toLowerCase() + ' "' + el.innerText.trim().slice(0, 30) + '"', ratio});
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_url: str, theme):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        if theme == "dark":
+            page.get_by_role("button", name=re.compile("^☰")).first.click()
+            page.get_by_role("button", name="Dark theme").click()
+            page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+            page.get_by_role("button", name=re.compile("^☰")).first.click()
+        roll_and_look(page, page.get_by_role("button", name="Roll", exact=True).first, theme)
+        page.mouse.move(0, 0)  # no button under the pointer (hover shades are not the resting colours)
+        page.wait_for_timeout(500)
+        found = page.evaluate(CONTRAST)
+        assert any(c["what"].startswith('button "Roll') for c in found), found
+        low = [f"{c['what']}: {c['ratio']:.2f}:1" for c in found if c["ratio"] < 4.5]
+        assert not low, "\n".join(low)
+    finally:
+        context.close()
+
+
+PLAY = {
+    "en": ("Play", "Edit", "Awareness"),
+    "ru": ("Игра", "Правка", "Внимательность"),
+    "cs": ("Hra", "Úpravy", "Ostražitost"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+def test_the_play_view_holds_every_ability_on_a_landscape_tablets_first_screen(
+    browser: Browser, site_url: str, lang: str
+):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    play, edit, awareness = PLAY[lang]
+    try:
+        start(page, f"{site_url}?lang={lang}")
+        page.get_by_label(awareness, exact=True).fill("3")
+        page.get_by_role("button", name=play, exact=True).click()
+        expect(page.get_by_label(awareness, exact=True)).to_be_hidden()  # the form folds away
+        rows = page.locator(".k-play-row button")
+        expect(rows).to_have_count(24)  # 18 skills, 4 combat proficiencies, Valour and Wisdom
+        expect(rows.filter(has_text=re.compile(rf"^{awareness}\s*3$"))).to_have_count(1)
+        # every name is read whole in its row, and the rating beside it
+        cut = page.locator(".k-play-row .k-name").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert not cut, f"names cut short: {cut}"
+        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+        for i in range(24):
+            box = rows.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+                rows.nth(i).inner_text(),
+                box,
+            )
+        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        name = WORDS[lang]["rolls"][0]
+        roll_and_look(page, page.get_by_role("button", name=name, exact=True), f"play view, {lang}")
+        page.get_by_role("button", name=edit, exact=True).click()
+        expect(page.get_by_label(awareness, exact=True)).to_have_value("3")
+    finally:
+        context.close()
+
+
+def test_the_gurps_play_view_holds_will_per_the_defences_and_the_skills_on_a_landscape_tablets_first_screen(
+    browser: Browser, site_url: str
+):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    skills = [("Broadsword", "14"), ("Stealth", "12"), ("Climbing", "11")]
+    try:
+        start(page, f"{site_url}?lang=en&sys=gurps")
+        for n, (name, level) in enumerate(skills):
+            if n:
+                page.get_by_role("button", name="Add a skill", exact=True).click()
+            page.get_by_label(f"Skill {n + 1}", exact=True).fill(name)
+            page.get_by_label("Level", exact=True).nth(n).fill(level)
+        expect(page.get_by_role("button", name="Roll Climbing", exact=True)).to_have_count(1)  # the sheet has it
+        page.get_by_role("button", name="Play", exact=True).click()
+        expect(page.get_by_label("Skill 1", exact=True)).to_be_hidden()  # the form folds away
+        rows = page.locator(".k-play-row button:visible")
+        expect(rows).to_have_count(8)  # Will, Per, Dodge, Parry, Block and the three skills
+        expect(rows.filter(has_text=re.compile(r"^Broadsword\s*14$"))).to_have_count(1)
+        expect(rows.filter(has_text=re.compile(r"^Will\s*10$"))).to_have_count(1)
+        cut = page.locator(".k-play-row .k-name:visible").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert not cut, f"names cut short: {cut}"
+        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+        for i in range(8):
+            box = rows.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+                rows.nth(i).inner_text(),
+                box,
+            )
+        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        roll_and_look(page, page.get_by_role("button", name="Roll Broadsword", exact=True), "GURPS play view")
+        expect(status(page)).to_contain_text("Broadsword")
+        chosen = page.get_by_role("combobox", name="Skill to roll")
+        expect(chosen.locator("option:checked")).to_have_text("Broadsword (14)")  # chosen for the next roll
+        page.get_by_role("button", name="Edit", exact=True).click()
+        expect(page.get_by_label("Skill 3", exact=True)).to_have_value("Climbing")
+    finally:
+        context.close()

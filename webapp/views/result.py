@@ -1,0 +1,432 @@
+"""The result where the finger is: one panel for every roll of every screen, and the one-tap roll button.
+
+:class:`ResultPanel` follows the roll log, so a One Ring, GURPS or Fate & Doom
+roll, a contest, a fight step and the free dice all land in the same place:
+the dice drawn as dice (a short roll that ends), the outcome in large words
+and colour, the margin or degree, the chance the check had, the last three
+rolls before it and, one tap away, the roll's link and a large QR code. A
+landscape tablet keeps it beside the sheet; portrait and phone screens show it
+over the lower part of the screen, folded to its outcome line by a tap on it
+and opened again by the next roll. The outcome line is the page's
+``role="status"`` region: it keeps the latest outcome until the next roll.
+
+:class:`RollButton` is the button of a one-tap roll: its accessible name says
+what it rolls ("Roll Awareness"), it shows itself pressed from the moment the
+finger is down until the roll has come back, and it ignores further taps in
+between (a double tap never makes two numbered rolls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from typing import Any, ClassVar
+
+import panel as pn
+import param
+from panel.custom import JSComponent
+
+from engine import InputError, links
+
+from ..i18n import N_, Translator
+from ..qr import qr_svg
+from ..state.links import entry_link
+from ..words.result import ability_text, chance_of, dice_of, outcome_of
+from .common import Binder
+
+__all__ = ["ResultBox", "ResultPanel", "RollButton", "roll_name"]
+
+
+def roll_name(tr: Translator, ability: str) -> str:
+    """The accessible name of a one-tap roll button: "Roll Awareness" (``ability`` already translated)."""
+    return tr(N_("Roll {ability}"), ability=ability)
+
+
+class RollButton(JSComponent):
+    """A button for one roll: pressed at once, deaf to more taps until its roll has come back.
+
+    ``label`` is what the button shows (the big *Roll*, or ⚄ beside a skill) and
+    ``description`` its accessible name when the label alone does not say what
+    it rolls. A tap counts in ``clicks``; Python answers each one in ``ack``
+    (whatever the roll's fate), and until then the button stays pressed and
+    further taps are dropped. Keyboard: a real ``<button>``, so Enter and Space
+    roll too. The ``on_click`` / ``clicks`` / ``name`` / ``disabled`` of a Panel
+    button are kept, so code written for one works with this.
+    """
+
+    label = param.String(default="")
+    value = param.String(default="", doc="A rating shown at the button's right end, never cut off ('' for none)")
+    description = param.String(default="", doc="The accessible name (and tooltip); '' to use the label")
+    button_type = param.Selector(default="default", objects=["default", "primary"])
+    disabled = param.Boolean(default=False)
+    clicks = param.Integer(default=0)
+    ack = param.Integer(default=0, doc="The last tap Python has answered")
+
+    _priority_changes: ClassVar[list[str]] = ["clicks"]
+
+    _esm = """
+export function render({ model, el }) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "k-btn";
+  el.append(b);
+  let waiting = false;
+  let timer = null;
+  const show = () => {
+    if (model.value) {
+      const name = document.createElement("span");
+      name.className = "k-name";
+      name.textContent = model.label;
+      const value = document.createElement("span");
+      value.className = "k-value";
+      value.textContent = model.value;
+      b.replaceChildren(name, value);
+    } else {
+      b.textContent = model.label;
+    }
+    if (model.description) {
+      b.setAttribute("aria-label", model.description);
+      b.title = model.description;
+    } else {
+      b.removeAttribute("aria-label");
+      b.removeAttribute("title");
+    }
+    b.disabled = model.disabled;
+    b.classList.toggle("primary", model.button_type === "primary");
+  };
+  const release = () => {
+    waiting = false;
+    clearTimeout(timer);
+    b.classList.remove("k-pressed");
+    b.removeAttribute("aria-busy");
+  };
+  b.addEventListener("pointerdown", () => { if (!b.disabled) b.classList.add("k-pressed"); });
+  for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
+    b.addEventListener(name, () => { if (!waiting) b.classList.remove("k-pressed"); });
+  }
+  b.addEventListener("click", (event) => {
+    event.stopPropagation();
+    if (waiting || b.disabled) return;
+    waiting = true;
+    b.classList.add("k-pressed");
+    b.setAttribute("aria-busy", "true");
+    timer = setTimeout(release, 8000);  // an answer lost on the way never locks the button
+    model.clicks = model.clicks + 1;
+  });
+  model.on("ack", release);
+  for (const name of ["label", "value", "description", "disabled", "button_type"]) model.on(name, show);
+  show();
+}
+"""
+
+    _stylesheets: ClassVar[list[str]] = [
+        """
+:host { display: block; }
+.k-btn { width: 100%; height: 100%; min-width: 44px; min-height: 44px; box-sizing: border-box; padding: 0 10px;
+  font: inherit; font-size: 18px; border-radius: 6px; cursor: pointer; touch-action: manipulation;
+  background: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a); border: 1px solid var(--k-border, #6b7781);
+  transition: transform 60ms ease-out; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.k-btn.primary { background: var(--k-accent, #0b5cad); color: var(--k-on-accent, #fff); border-color: var(--k-accent, #0b5cad);
+  font-weight: 700; }
+.k-btn:hover { filter: brightness(0.95); }
+.k-btn:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 2px; }
+.k-btn:active, .k-btn.k-pressed { transform: scale(0.94); box-shadow: inset 0 0 0 3px var(--k-accent, #0b5cad); }
+.k-btn.primary:active, .k-btn.primary.k-pressed { box-shadow: inset 0 0 0 3px var(--k-on-accent, #fff); }
+.k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
+@media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
+/* a row of the play view: the ability's name from the left, its rating at the right end */
+:host(.k-play-row) .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
+.k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
+.k-value { flex: 0 0 auto; font-weight: 700; }
+"""
+    ]
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._callbacks: list[Callable[[Any], Any]] = []
+        self.param.watch(self._clicked, "clicks")
+
+    def on_click(self, callback: Callable[[Any], Any]) -> None:
+        self._callbacks.append(callback)
+
+    def _clicked(self, event: Any) -> None:
+        try:
+            for callback in self._callbacks:
+                callback(event)
+        finally:
+            self.ack = self.clicks
+
+
+def roll_button(label: str = "⚄", *, kind: str = "default", width: int = 52, height: int = 48, **kw: Any) -> RollButton:
+    """A :class:`RollButton` sized for a finger (the ⚄ beside an ability by default)."""
+    kw.setdefault("margin", (22, 4, 0, 4))
+    return RollButton(label=label, button_type=kind, width=width, height=height, **kw)
+
+
+class ResultBox(JSComponent):
+    """The panel drawn in the browser: ``dice`` and ``recent`` (markup made here from numbers and escaped
+    text), the ``status`` line (the page's live region), ``share`` (link and QR, '' when closed).
+
+    ``seq`` counts the rolls shown: each new one opens the panel and plays the dice's short roll.
+    A tap on the panel folds it to its status line (``folded``); *Share* counts ``share_taps``.
+    """
+
+    dice = param.String(default="")
+    recent = param.String(default="")
+    status = param.String(default="")
+    share = param.String(default="")
+    share_label = param.String(default="Share")
+    close_label = param.String(default="Close")
+    can_share = param.Boolean(default=False)
+    seq = param.Integer(default=0)
+    shown = param.Boolean(default=False, doc="Whether there is a roll to show (a small screen hides the panel before)")
+    folded = param.Boolean(default=False)
+    share_taps = param.Integer(default=0)
+
+    _esm = """
+export function render({ model, el }) {
+  const box = document.createElement("section");
+  box.className = "k-result";
+  box.setAttribute("data-testid", "result-panel");
+  const dice = document.createElement("div");
+  dice.className = "k-result-body k-dice";
+  dice.setAttribute("data-testid", "result-dice");
+  const recent = document.createElement("div");
+  recent.className = "k-result-body";
+  const status = document.createElement("div");
+  status.className = "k-status";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  status.setAttribute("data-testid", "roll-status");
+  const actions = document.createElement("div");
+  actions.className = "k-result-actions";
+  const share = document.createElement("button");
+  share.type = "button";
+  share.className = "k-share-btn";
+  share.setAttribute("data-testid", "result-share");
+  actions.append(share);
+  const shared = document.createElement("div");
+  shared.className = "k-shared";
+  box.append(status, dice, actions, shared, recent);
+  el.append(box);
+  let seen = model.seq;
+  const draw = () => {
+    status.innerHTML = model.status;
+    dice.innerHTML = model.dice;
+    recent.innerHTML = model.recent;
+    shared.innerHTML = model.share;
+    share.textContent = model.share ? model.close_label : model.share_label;
+    share.setAttribute("aria-expanded", model.share ? "true" : "false");
+    share.hidden = !model.can_share;
+    box.classList.toggle("shown", model.shown);
+    box.classList.toggle("folded", model.folded);
+    box.classList.toggle("sharing", !!model.share);
+  };
+  const fresh = () => {
+    if (model.seq === seen) return;
+    seen = model.seq;
+    box.classList.remove("rolled");
+    void box.offsetWidth;  // restart the dice's one short roll
+    box.classList.add("rolled");
+  };
+  box.addEventListener("animationend", () => box.classList.remove("rolled"));
+  box.addEventListener("click", (event) => {
+    if (event.composedPath().some((node) => node.tagName === "A" || node.tagName === "BUTTON")) return;
+    model.folded = !model.folded;
+  });
+  share.addEventListener("click", () => { model.share_taps = model.share_taps + 1; });
+  // On a small screen a tap anywhere else on the page folds the panel too (and still does what it taps).
+  const narrow = window.matchMedia("(max-width: 999px)");
+  const outside = (event) => {
+    if (narrow.matches && model.shown && !model.folded && !event.composedPath().includes(box)) model.folded = true;
+  };
+  document.addEventListener("pointerdown", outside, true);
+  for (const name of ["dice", "recent", "status", "share", "share_label", "close_label", "can_share", "shown", "folded"]) {
+    model.on(name, draw);
+  }
+  model.on("seq", fresh);
+  draw();
+}
+"""
+
+    _stylesheets: ClassVar[list[str]] = [
+        """
+:host { position: static; }
+.k-result { box-sizing: border-box; background: var(--k-bg, #fff); color: var(--k-fg, #14171a);
+  border: 2px solid var(--k-border, #6b7781); font-size: 16px; overflow-y: auto; overscroll-behavior: contain;
+  z-index: 1000; cursor: pointer; -webkit-tap-highlight-color: transparent; }
+/* Landscape tablet and wider: the roll panel beside the sheet, always in view. */
+@media (min-width: 1000px) {
+  .k-result { position: fixed; top: 0; right: 0; bottom: 0; width: 340px; border-width: 0 0 0 2px;
+    padding: 12px 14px; cursor: default; }
+}
+/* Portrait and phone: over the lower part of the screen once there is a roll; a tap folds it. */
+@media (max-width: 999px) {
+  .k-result { position: fixed; left: 0; right: 0; bottom: 0; max-height: 52vh; padding: 10px 14px 12px;
+    border-width: 2px 0 0 0; border-radius: 14px 14px 0 0; box-shadow: 0 -4px 18px rgba(0, 0, 0, 0.25); display: none; }
+  .k-result.shown { display: block; }
+  .k-result.folded .k-result-body, .k-result.folded .k-shared, .k-result.folded .k-result-actions,
+  .k-result.folded .k-detail { display: none; }
+}
+.k-status { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 10px; }
+.k-outcome { font-size: 28px; font-weight: 800; line-height: 1.15; }
+.k-outcome.good { color: var(--k-good, #1b7a3a); }
+.k-outcome.bad { color: var(--k-bad, #b3261e); }
+.k-chance { font-size: 18px; font-weight: 600; }
+.k-detail { font-size: 16px; flex-basis: 100%; }
+.k-who { color: var(--k-muted, #4a5560); font-size: 15px; flex-basis: 100%; }
+.k-hint { color: var(--k-muted, #4a5560); }
+.k-result-actions { display: flex; gap: 8px; margin: 6px 0; }
+.k-share-btn { min-height: 44px; min-width: 120px; padding: 0 14px; font: inherit; font-size: 16px; border-radius: 6px;
+  background: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a); border: 1px solid var(--k-border, #6b7781);
+  cursor: pointer; touch-action: manipulation; }
+.k-share-btn:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 2px; }
+.k-share-btn:active { transform: scale(0.96); }
+.k-share-btn[hidden] { display: none; }
+.k-shared:empty { display: none; }
+.k-shared .k-qr { background: #fff; padding: 10px; border-radius: 8px; line-height: 0; max-width: 100%; }
+.k-shared .k-qr svg { width: 100%; height: auto; max-width: 420px; display: block; margin: 0 auto; }
+.k-shared .k-link { word-break: break-all; user-select: all; font-size: 14px; margin: 6px 0; }
+.k-recent { margin-top: 10px; border-top: 1px solid var(--k-border, #6b7781); padding-top: 6px; }
+.k-recent-title { font-weight: 700; font-size: 15px; }
+.k-recent-row { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; font-size: 15px; margin: 4px 0; }
+.k-recent-row svg.die { width: 28px; height: 28px; }
+.k-recent-row .good { color: var(--k-good, #1b7a3a); font-weight: 700; }
+.k-recent-row .bad { color: var(--k-bad, #b3261e); font-weight: 700; }
+.dice-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
+.dice-caption { min-width: 5em; color: var(--k-muted, #4a5560); font-size: 0.95em; }
+/* The dice's roll: once, short, and never under reduced motion (no animation is left running). */
+@keyframes k-tumble {
+  0% { transform: rotate(-200deg) scale(0.6); opacity: 0.2; }
+  70% { transform: rotate(12deg) scale(1.06); opacity: 1; }
+  100% { transform: none; }
+}
+.k-result.rolled .k-dice svg.die { animation: k-tumble 420ms ease-out 1 both; }
+.k-result.rolled .k-outcome { animation: k-pop 300ms ease-out 1 both; }
+@keyframes k-pop { 0% { transform: scale(0.85); opacity: 0.3; } 100% { transform: none; opacity: 1; } }
+@media (prefers-reduced-motion: reduce) {
+  .k-result.rolled .k-dice svg.die, .k-result.rolled .k-outcome { animation: none; }
+}
+"""
+    ]
+
+
+class ResultPanel(pn.viewable.Viewer):
+    """The latest roll of the session, wherever it was rolled, where the player looks (see the module)."""
+
+    def __init__(
+        self,
+        state: Any,
+        binder: Binder,
+        *,
+        base_url: Callable[[], str] = lambda: "",
+        live: Callable[[], bool] = lambda: True,
+    ) -> None:
+        super().__init__()
+        self.state = state
+        self.binder = binder
+        self.tr = binder.tr
+        self.base_url = base_url
+        self.live = live
+        self.entry: Any = None
+        self.sharing = False
+        self.box = ResultBox(margin=0, height=0, sizing_mode="stretch_width")
+        self.box.param.watch(self._share_tapped, "share_taps")
+        state.rolls.log.param.watch(self._log_changed, "entries")
+        binder.on_lang(self._draw)
+
+    # -- following the log ----------------------------------------------------------------------------------
+    def _log_changed(self, event: Any) -> None:
+        old, new = event.old or [], event.new or []
+        latest = new[-1] if new else None
+        if latest is None:
+            self.entry, self.sharing = None, False
+            self.box.param.update(shown=False, seq=self.box.seq)
+        elif latest is not self.entry:
+            # one roll added now (not a log read back from storage): show it, open, with its dice rolling
+            added = (not old or new[-2:-1] == old[-1:]) and latest not in old
+            if added and self.live():
+                self.entry, self.sharing = latest, False
+                self.box.param.update(folded=False, shown=True)
+                self._draw()
+                self.box.seq += 1
+                return
+            if self.entry is not None and self.entry not in new:  # an undone step: show what is latest now
+                self.entry = latest
+        self._draw()
+
+    @property
+    def recent(self) -> list[Any]:
+        """The three rolls before the one shown, newest first."""
+        entries = self.state.rolls.log.entries
+        if self.entry is None or self.entry not in entries:
+            return []
+        i = entries.index(self.entry)
+        return list(reversed(entries[max(0, i - 3) : i]))
+
+    # -- drawing ------------------------------------------------------------------------------------------
+    def _draw(self, *_: Any) -> None:
+        tr, entry = self.tr, self.entry
+        labels = dict(share_label=tr(N_("Share")), close_label=tr(N_("Close")))
+        if entry is None:
+            hint = escape(tr(N_("Tap a roll: its dice and outcome show here.")))
+            self.box.param.update(
+                status=f'<span class="k-hint">{hint}</span>', dice="", recent="", share="", can_share=False, **labels
+            )
+            return
+        outcome, css, detail = outcome_of(tr, entry)
+        chance = chance_of(tr, entry)
+        who = " — ".join(part for part in (entry.character, ability_text(tr, entry)) if part)
+        status = (
+            (f'<span class="k-who">{escape(who)}</span>' if who else "")
+            + f'<span class="k-outcome {css}" data-testid="result-outcome">{escape(outcome)}</span>'
+            + (f'<span class="k-chance" data-testid="result-chance">{escape(chance)}</span>' if chance else "")
+            + (f'<span class="k-detail">{escape(detail)}</span>' if detail else "")
+        )
+        self.box.param.update(
+            status=status,
+            dice=dice_of(tr, entry),
+            recent=self._recent_html(),
+            share=self._share_html() if self.sharing else "",
+            can_share=entry.kind in ("roll", "contest"),
+            **labels,
+        )
+
+    def _recent_html(self) -> str:
+        tr = self.tr
+        rows = []
+        for entry in self.recent:
+            outcome, css, _detail = outcome_of(tr, entry)
+            what = " — ".join(part for part in (entry.character, ability_text(tr, entry)) if part)
+            rows.append(
+                '<div class="k-recent-row" data-testid="recent-roll">'
+                f"{dice_of(tr, entry)}"
+                f'<span class="{css}">{escape(outcome)}</span>'
+                + (f'<span class="muted">{escape(what)}</span>' if what else "")
+                + "</div>"
+            )
+        if not rows:
+            return ""
+        return f'<div class="k-recent"><div class="k-recent-title">{escape(tr(N_("Recent rolls")))}</div>{"".join(rows)}</div>'
+
+    # -- sharing -----------------------------------------------------------------------------------------------
+    def _share_tapped(self, *_: Any) -> None:
+        self.sharing = not self.sharing and self.entry is not None
+        self._draw()
+
+    def _share_html(self) -> str:
+        tr, entry = self.tr, self.entry
+        try:
+            share = entry_link(entry)
+        except InputError:
+            return ""
+        url = links.link_url(self.base_url(), share.link)
+        try:
+            qr = f'<div class="k-qr" data-testid="result-qr">{qr_svg(url, scale=8)}</div>'
+        except InputError:
+            qr = ""
+        hint = escape(tr(N_("Show this code across the table, or give out the link.")))
+        return f'<div class="note">{hint}</div>{qr}<div class="k-link" data-testid="result-link">{escape(url)}</div>'
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self.box
