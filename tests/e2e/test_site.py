@@ -47,7 +47,7 @@ def system_button(page: Page, system: str):
 def screen_marker(page: Page, system: str):
     """Something only the screen of ``system`` shows."""
     if system == "one-ring":
-        return page.get_by_text("Awareness", exact=True).first
+        return page.get_by_label("Awareness", exact=True).first  # the sheet's field (Edit, the first view)
     if system == "gurps":
         return page.get_by_test_id("effective-skill").first
     return page.get_by_role("button", name="Fight", exact=True).first
