@@ -1,4 +1,7 @@
-"""Make the README's screenshots: each system's screen at tablet size (and one on a phone), after a roll.
+"""Make the README's screenshots: each system's screen as a player at the table sees it, after a roll.
+
+A touch tablet's window (and one phone's), the sheet in its Play view where it has one, a one-tap
+roll, and what the window shows then: the result panel beside the sheet or over its lower part.
 
     python docs/screenshots.py            # writes docs/screenshots/*.png
 
@@ -34,8 +37,11 @@ VLASTA = {
     "r_spend": 1,
 }
 
+#: The Play view's button in each language.
+PLAY = {"en": "Play", "ru": "Игра", "cs": "Hra"}
+
 SHOTS = [
-    # (file, viewport, query, button to press)
+    # (file, viewport, query, button to press: its accessible name)
     (
         "one-ring.png",
         (768, 1024),
@@ -54,7 +60,7 @@ SHOTS = [
             "wisdom": 1,
             "r_ability": "awareness",
         },
-        "Roll",
+        "Roll Awareness",
     ),
     (
         "gurps.png",
@@ -68,7 +74,7 @@ SHOTS = [
             "skills": '[{"name":"Lockpicking","level":"9"},{"name":"Stealth","level":"14"}]',
             "r_mods": '[{"name":"Tools","value":"-5"},{"name":"Time taken","value":"+10"}]',
         },
-        "Roll",
+        "Roll Stealth",
     ),
     (
         "fate.png",
@@ -87,7 +93,7 @@ SHOTS = [
             "awareness": 2,
             "r_ability": "awareness",
         },
-        "Бросить",
+        "Бросок: Внимательность",
     ),
     (
         "fate-phone.png",
@@ -103,15 +109,21 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, served_app(Path(tmp) / "serve.log") as base, sync_playwright() as p:
         browser = p.chromium.launch(**launch_options())
         for name, (width, height), query, button in SHOTS:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            # touch, but not is_mobile: panel serve's page has no viewport tag (the built site's has)
+            context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+            page = context.new_page()
             page.goto(f"{base}?{urlencode(query)}")
             page.locator("html[data-kostka=ready]").wait_for(state="attached")
-            page.get_by_role("button", name=button, exact=True).click()
-            page.get_by_test_id("outcome").wait_for()
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(OUT / name), full_page=True)
+            play = page.get_by_role("button", name=PLAY[query["lang"]], exact=True)
+            if play.count():
+                play.click()
+                page.locator(".k-play-row button").first.wait_for(state="visible")
+            page.get_by_role("button", name=button, exact=True).first.click()
+            page.get_by_test_id("result-outcome").wait_for()
+            page.wait_for_timeout(1500)  # the dice's short roll has ended
+            page.screenshot(path=str(OUT / name))
             print("wrote", OUT / name)
-            page.close()
+            context.close()
         browser.close()
     return 0
 

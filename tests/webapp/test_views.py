@@ -331,3 +331,15 @@ def test_the_gurps_play_view_draws_twenty_skill_rows_at_a_time(app):
     assert len(view.play_skill_rows.objects) == 10 and len(view._play_slots) == 20  # the same buttons, reused
     view.play_rows[-1].clicks += 1
     assert app.state.gurps.skill_index == 49 and app.state.gurps.last.ability == "Skill no. 50"
+
+
+def test_a_fate_roll_is_named_by_its_skill_in_the_result_in_each_language(app):
+    from webapp.words.result import ability_text
+
+    view = app.view_of("fate")
+    app.state.fate.character.name_text = "Vlasta"
+    view.roll()
+    entry = app.state.rolls.log.entries[-1]
+    assert ability_text(app.tr, entry) == "Skill"
+    app.tr.lang = "cs"
+    assert ability_text(app.tr, entry) == "Dovednost"

@@ -73,6 +73,8 @@ def ability_text(tr: Translator, entry: Any) -> str:
         return tr(OR_LABELS.get(entry.ability, entry.ability))
     if entry.system == "gurps" and entry.ability in GURPS_SHEET_ROLLS:
         return tr(entry.ability)
+    if entry.system == "fate":  # Fate & Doom's check rolls the one skill
+        return tr(N_("Skill"))
     return entry.ability
 
 
