@@ -5,6 +5,8 @@ No Panel import.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..i18n import N_, Translator
 from ..state.forms import SYSTEM_TITLES
 from ..state.gurps import GURPS_DEFENCES, GURPS_LABELS, GURPS_ROLLS
@@ -13,7 +15,15 @@ from ..state.one_ring import OR_LABELS
 from .fight import fight_entry_texts
 from .rolls import describe_fate_roll, describe_gurps_roll, describe_one_ring_roll, dice_entry_texts
 
-__all__ = ["GURPS_SHEET_ROLLS", "entry_texts", "inputs_text", "log_rows", "result_text"]
+__all__ = [
+    "GURPS_SHEET_ROLLS",
+    "check_texts",
+    "contest_winner_text",
+    "entry_texts",
+    "inputs_text",
+    "log_rows",
+    "result_text",
+]
 
 #: GURPS rolls off the sheet whose log name is a label to translate (Will, Per, Dodge, Parry, Block).
 GURPS_SHEET_ROLLS = frozenset(GURPS_LABELS[k] for k in (*GURPS_ROLLS, *GURPS_DEFENCES))
@@ -74,18 +84,26 @@ def result_text(tr: Translator, entry: LogEntry) -> str:
         return fight_entry_texts(tr, entry)[1]
     if entry.kind == "dice":
         return dice_entry_texts(tr, entry)[1]
-    roll = entry.roll
     if entry.kind == "contest":
-        if roll.winner is None:
-            return tr(N_("Nobody wins"))
-        return tr(N_("You win")) if roll.winner == "a" else tr(N_("Opponent wins"))
-    if entry.system == "one-ring":
-        outcome, detail = describe_one_ring_roll(tr, roll)
-    elif entry.system == "gurps":
-        outcome, detail = describe_gurps_roll(tr, roll)
-    else:
-        outcome, detail = describe_fate_roll(tr, roll)
+        return contest_winner_text(tr, entry.roll)
+    outcome, detail = check_texts(tr, entry)
     return f"{outcome}. {detail}"
+
+
+def contest_winner_text(tr: Translator, roll: Any) -> str:
+    """Who won a contest, in words."""
+    if roll.winner is None:
+        return tr(N_("Nobody wins"))
+    return tr(N_("You win")) if roll.winner == "a" else tr(N_("Opponent wins"))
+
+
+def check_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:
+    """(outcome, detail) of a check's roll in its system's words."""
+    if entry.system == "one-ring":
+        return describe_one_ring_roll(tr, entry.roll)
+    if entry.system == "gurps":
+        return describe_gurps_roll(tr, entry.roll)
+    return describe_fate_roll(tr, entry.roll)
 
 
 def entry_texts(tr: Translator, entry: LogEntry) -> tuple[str, str]:

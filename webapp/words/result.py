@@ -12,8 +12,7 @@ from engine import InputError
 from ..i18n import N_, Translator, percent
 from ..state.one_ring import OR_LABELS
 from .dice import d6_pips, dice_html, dice_row
-from .log import GURPS_SHEET_ROLLS, entry_texts
-from .rolls import describe_fate_roll, describe_gurps_roll, describe_one_ring_roll
+from .log import GURPS_SHEET_ROLLS, check_texts, contest_winner_text, entry_texts
 
 __all__ = ["ability_text", "chance_of", "dice_of", "outcome_of"]
 
@@ -94,17 +93,9 @@ def outcome_of(tr: Translator, entry: Any) -> tuple[str, str, str]:
     if entry.kind == "dice":
         return tr(N_("Total {total}"), total=roll.total), "", ""
     if entry.kind == "contest":
-        if roll.winner is None:
-            return tr(N_("Nobody wins")), "", ""
-        if roll.winner == "a":
-            return tr(N_("You win")), "good", ""
-        return tr(N_("Opponent wins")), "bad", ""
-    if entry.system == "one-ring":
-        outcome, detail = describe_one_ring_roll(tr, roll)
-    elif entry.system == "gurps":
-        outcome, detail = describe_gurps_roll(tr, roll)
-    else:
-        outcome, detail = describe_fate_roll(tr, roll)
+        colour = "" if roll.winner is None else "good" if roll.winner == "a" else "bad"
+        return contest_winner_text(tr, roll), colour, ""
+    outcome, detail = check_texts(tr, entry)
     return outcome, "good" if roll.success else "bad", detail
 
 
