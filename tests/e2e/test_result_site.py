@@ -256,6 +256,23 @@ def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_
         context.close()
 
 
+def assert_rows_read_whole_on_the_first_screen(page: Page, rows, names: str, count: int) -> None:
+    """Every name (``names``) is read whole in its row, the rating beside it; the first ``count``
+    ``rows`` are inside the window without scrolling; the page has no layout problem."""
+    cut = page.locator(names).evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert not cut, f"names cut short: {cut}"
+    width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+    for i in range(count):
+        box = rows.nth(i).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
+            rows.nth(i).inner_text(),
+            box,
+        )
+    assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+
+
 PLAY = {
     "en": ("Play", "Edit", "Awareness"),
     "ru": ("Игра", "Правка", "Внимательность"),
@@ -278,19 +295,7 @@ def test_the_play_view_holds_every_ability_on_a_landscape_tablets_first_screen(
         rows = page.locator(".k-play-row button")
         expect(rows).to_have_count(24)  # 18 skills, 4 combat proficiencies, Valour and Wisdom
         expect(rows.filter(has_text=re.compile(rf"^{awareness}\s*3$"))).to_have_count(1)
-        # every name is read whole in its row, and the rating beside it
-        cut = page.locator(".k-play-row .k-name").evaluate_all(
-            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
-        )
-        assert not cut, f"names cut short: {cut}"
-        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
-        for i in range(24):
-            box = rows.nth(i).bounding_box()
-            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
-                rows.nth(i).inner_text(),
-                box,
-            )
-        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        assert_rows_read_whole_on_the_first_screen(page, rows, ".k-play-row .k-name", 24)
         name = WORDS[lang]["rolls"][0]
         roll_and_look(page, page.get_by_role("button", name=name, exact=True), f"play view, {lang}")
         page.get_by_role("button", name=edit, exact=True).click()
@@ -319,18 +324,7 @@ def test_the_gurps_play_view_holds_will_per_the_defences_and_the_skills_on_a_lan
         expect(rows).to_have_count(8)  # Will, Per, Dodge, Parry, Block and the three skills
         expect(rows.filter(has_text=re.compile(r"^Broadsword\s*14$"))).to_have_count(1)
         expect(rows.filter(has_text=re.compile(r"^Will\s*10$"))).to_have_count(1)
-        cut = page.locator(".k-play-row .k-name:visible").evaluate_all(
-            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
-        )
-        assert not cut, f"names cut short: {cut}"
-        width, height = page.evaluate("() => [window.innerWidth, window.innerHeight]")
-        for i in range(8):
-            box = rows.nth(i).bounding_box()
-            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (
-                rows.nth(i).inner_text(),
-                box,
-            )
-        assert not layout_problems(page, "landscape"), layout_problems(page, "landscape")
+        assert_rows_read_whole_on_the_first_screen(page, rows, ".k-play-row .k-name:visible", 8)
         roll_and_look(page, page.get_by_role("button", name="Roll Broadsword", exact=True), "GURPS play view")
         expect(status(page)).to_contain_text("Broadsword")
         chosen = page.get_by_role("combobox", name="Skill to roll")
