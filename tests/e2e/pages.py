@@ -33,6 +33,45 @@ LOADER_ERROR = "html[data-kostka-loader=error]"
 APP_READY = "html[data-kostka=ready]"  # the app has read the address and the stored data
 
 
+#: Every visible control, through all shadow roots: what it is, its box (w and h rounded to 1/10 px
+#: against sub-pixel noise, width and height as measured; top and bottom in page coordinates) and
+#: whether a button's text runs out of it.
+CONTROLS = """() => {
+  const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';
+  const out = [];
+  const seen = new Set();
+  const describe = (el) => {
+    const text = (el.getAttribute('aria-label') || el.innerText || el.value || el.title || el.className || '').toString();
+    return el.tagName.toLowerCase() + (el.type ? '[' + el.type + ']' : '') + ' "' + text.trim().slice(0, 40) + '"';
+  };
+  const visible = (el) => {
+    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      const style = getComputedStyle(n);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(SEL)) {
+      let target = el;
+      if (el.matches('input[type=checkbox], input[type=radio]')) target = el.closest('label') || el;
+      if (seen.has(target) || !visible(target)) continue;
+      seen.add(target);
+      const r = target.getBoundingClientRect();
+      out.push({what: describe(el), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10,
+                width: r.width, height: r.height,
+                left: Math.round(r.left), right: Math.round(r.right),
+                top: Math.round(r.top + window.scrollY), bottom: Math.round(r.bottom + window.scrollY),
+                cut: el.tagName === 'BUTTON' && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)});
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+
+
 def open_served(page: Page, url: str) -> None:
     """Open the app under ``panel serve`` at ``url`` and wait until it has read the address and the
     stored data."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import open_served
+from pages import CONTROLS, open_served
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -27,40 +27,6 @@ expect.set_options(timeout=15_000)
 MIN = 44
 VIEWPORTS = {"portrait": (768, 1024), "landscape": (1024, 768), "phone": (390, 844)}
 SCREENS = ["one-ring", "gurps", "fate", "fight", "fight-run"]
-
-# Every visible control's box, through all shadow roots. Rounded to 1/10 px against sub-pixel noise.
-CONTROLS = """() => {
-  const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';
-  const out = [];
-  const seen = new Set();
-  const describe = (el) => {
-    const text = (el.getAttribute('aria-label') || el.innerText || el.value || el.title || el.className || '').toString();
-    return el.tagName.toLowerCase() + (el.type ? '[' + el.type + ']' : '') + ' "' + text.trim().slice(0, 40) + '"';
-  };
-  const visible = (el) => {
-    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
-      const style = getComputedStyle(n);
-      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
-    }
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const walk = (root) => {
-    for (const el of root.querySelectorAll(SEL)) {
-      let target = el;
-      if (el.matches('input[type=checkbox], input[type=radio]')) target = el.closest('label') || el;
-      if (seen.has(target) || !visible(target)) continue;
-      seen.add(target);
-      const r = target.getBoundingClientRect();
-      out.push({what: describe(el), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10,
-                left: Math.round(r.left), right: Math.round(r.right),
-                top: Math.round(r.top + window.scrollY), bottom: Math.round(r.bottom + window.scrollY)});
-    }
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return out;
-}"""
 
 
 def open_screen(page: Page, url: str, screen: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import start
+from pages import CONTROLS, start
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -65,40 +65,11 @@ def roll_and_look(page: Page, button, what: str) -> None:
     assert_in_view(page, what)
 
 
-# Controls (through all shadow roots) that are visible: size and whether their text fits.
-CONTROLS = """() => {
-  const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';
-  const out = [];
-  const visible = (el) => {
-    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
-      const style = getComputedStyle(n);
-      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
-    }
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const walk = (root) => {
-    for (const el of root.querySelectorAll(SEL)) {
-      let target = el;
-      if (el.matches('input[type=checkbox], input[type=radio]')) target = el.closest('label') || el;
-      if (!visible(target)) continue;
-      const r = target.getBoundingClientRect();
-      const text = (el.getAttribute('aria-label') || el.innerText || el.value || '').toString().trim().slice(0, 40);
-      const cut = el.tagName === 'BUTTON' && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
-      out.push({what: el.tagName.toLowerCase() + ' "' + text + '"', w: r.width, h: r.height, cut});
-    }
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return out;
-}"""
-
-
 def layout_problems(page: Page, size: str) -> list[str]:
     problems = []
     for c in page.evaluate(CONTROLS):
-        if c["w"] < 43.5 or c["h"] < 43.5:
-            problems.append(f"{size}: {c['what']} is {c['w']:.1f}×{c['h']:.1f} px")
+        if c["width"] < 43.5 or c["height"] < 43.5:
+            problems.append(f"{size}: {c['what']} is {c['width']:.1f}×{c['height']:.1f} px")
         if c["cut"]:
             problems.append(f"{size}: the text of {c['what']} runs out of its control")
     wide, window = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
