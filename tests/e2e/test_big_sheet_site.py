@@ -32,6 +32,10 @@ def test_a_sheet_of_120_rows_imports_whole_and_pages_its_rows(browser: Browser, 
     page.set_default_timeout(STEP_TIMEOUT)
     page.locator("input[type=file]").first.set_input_files(str(SHEET))
     expect(page.get_by_test_id("import-message")).to_contain_text("Imported characters: 1")
+    # an imported hero opens in Play: twenty rows a tap each, the sheet's form one tap away
+    play_rows = page.locator(".k-play-row button:visible")
+    expect(play_rows).to_have_count(25)  # Will, Per, Dodge, Parry, Block and the first 20 skills
+    page.get_by_role("button", name="Edit", exact=True).click()
     options = page.get_by_role("combobox", name="Skill to roll").locator("option").all_inner_texts()
     for skill in skills:
         assert f"{skill['name']} ({skill['level']})" in options

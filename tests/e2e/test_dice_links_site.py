@@ -37,6 +37,8 @@ def test_free_dice_shared_as_a_link_open_with_the_same_dice(browser: Browser, si
     assert re.fullmatch(r"4d6k3: [()1-6 ]+", faces), faces
     share = page.get_by_test_id("share-link")
     expect(share).to_have_count(1)  # the free dice card's own panel
+    expect(page.get_by_test_id("share-qr")).to_have_count(0)  # folded away until asked for
+    page.get_by_role("button", name="Show the QR code", exact=True).click()
     expect(page.get_by_test_id("share-qr")).to_be_visible()
     expect(page.get_by_test_id("share-note")).to_have_text("Session Friday, roll no. 1")
     url = share.inner_text()

@@ -304,3 +304,91 @@ def test_the_gurps_play_view_holds_will_per_the_defences_and_the_skills_on_a_lan
         expect(page.get_by_label("Skill 3", exact=True)).to_have_value("Climbing")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", ["landscape", "phone"])
+def test_the_chart_of_the_check_being_set_up_stays_in_view_as_its_inputs_change(
+    browser: Browser, site_url: str, size: str
+):
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=size == "phone"
+    )
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        odds = page.get_by_test_id("next-odds")
+        if size == "landscape":  # the roll panel beside the sheet charts the next roll from the start
+            expect(odds).to_contain_text("Next roll: Awareness")
+        roll_and_look(page, page.get_by_role("button", name="Roll Awareness", exact=True), size)
+        expect(odds).to_contain_text("Next roll: Awareness")
+        chance = page.get_by_test_id("next-chance")
+        before = chance.inner_text()
+        page.get_by_label("Awareness", exact=True).fill("3")  # a tap on the sheet folds a bottom panel
+        page.get_by_label("Awareness", exact=True).press("Tab")
+        expect(chance).not_to_have_text(before)  # the chart follows the field
+        expect(page.get_by_test_id("p-success")).to_have_text(chance.inner_text().split(" ")[0])
+        box = odds.locator(".k-bar").bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, box  # in view, no scrolling
+        # one more tap: the full log, its own card further down, comes into view
+        page.get_by_role("button", name="Roll Awareness", exact=True).click()
+        to_log = page.get_by_test_id("result-log")
+        expect(to_log).to_have_text("Roll log: 2 rolls")
+        to_log.click()
+        log = page.get_by_test_id("log")
+        page.wait_for_function(
+            """() => { const f = (r) => { for (const e of r.querySelectorAll('*')) {
+                 if (e.dataset && e.dataset.testid === 'log') return e;
+                 if (e.shadowRoot) { const x = f(e.shadowRoot); if (x) return x; } } return null; };
+               const r = f(document).getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"""
+        )
+        expect(log.locator("tbody tr")).to_have_count(2)
+    finally:
+        context.close()
+
+
+def test_a_stored_hero_opens_in_play_and_a_new_one_in_edit(browser: Browser, site_url: str):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        expect(page.get_by_label("Awareness", exact=True)).to_be_visible()  # a new hero: the form
+        page.get_by_label("Name", exact=True).first.fill("Hanar")
+        page.get_by_label("Awareness", exact=True).fill("2")
+        page.get_by_label("Awareness", exact=True).press("Tab")
+        page.wait_for_timeout(500)  # stored as typed
+        start(page, f"{site_url}?lang=en")
+        row = page.locator(".k-play-row button").filter(has_text=re.compile(r"^Awareness\s*2$"))
+        expect(row).to_be_visible()  # back at the table: the hero's rows, one tap each
+        expect(page.get_by_label("Awareness", exact=True)).to_be_hidden()
+        page.get_by_role("button", name=re.compile("^☰")).first.click()
+        page.get_by_role("button", name="New character", exact=True).click()
+        expect(page.get_by_label("Awareness", exact=True)).to_be_visible()  # a new one: the form to fill in
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", ["landscape", "portrait", "phone"])
+def test_the_fate_check_is_played_from_its_first_screen(browser: Browser, site_url: str, size: str):
+    """Fate & Doom's sheet is one skill: the skill, the roll's difficulty and favour, and Roll are
+    all on the first screen, as a play view's rows are."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=size == "phone"
+    )
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=cs&sys=fate")
+        parts = [
+            page.get_by_label("Dovednost", exact=True),
+            page.get_by_label("Obtížnost", exact=True),
+            page.get_by_role("button", name="Hodit", exact=True),
+        ]
+        for part in parts:
+            expect(part).to_be_visible()
+            box = part.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (size, box)
+        roll_and_look(page, parts[-1], f"Fate & Doom @ {size}")
+        assert not layout_problems(page, size), layout_problems(page, size)
+    finally:
+        context.close()

@@ -158,6 +158,8 @@ def test_the_qr_code_on_the_page_decodes_back_to_the_link(page: Page, app_url: s
     image = pytest.importorskip("PIL.Image")
     roll_fate(page, app_url, "Čeněk")
     url = shared_link(page)
+    expect(page.get_by_test_id("share-qr")).to_have_count(0)  # folded away until asked for
+    page.get_by_role("button", name="Show the QR code", exact=True).click()
     png = page.get_by_test_id("share-qr").locator("svg").screenshot()
     results = zxingcpp.read_barcodes(image.open(io.BytesIO(png)).convert("L"))
     assert [r.text for r in results] == [url]

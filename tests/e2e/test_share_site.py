@@ -50,6 +50,7 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     # next roll changes it in place
     roll = page.get_by_role("button", name="Roll", exact=True).first
     roll.click()
+    page.get_by_role("button", name="Show the QR code", exact=True).first.click()
     qr = page.get_by_test_id("share-qr")
     expect(qr).to_be_visible()
     first_link, first_qr = page.get_by_test_id("share-link").inner_text(), qr.inner_html()

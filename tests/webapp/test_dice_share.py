@@ -22,7 +22,14 @@ def test_the_free_dice_card_shares_its_roll_with_a_link_and_a_qr_code(app):
     panel = app.share_panels[("dice", "dice")]
     assert view.share_panel is panel and len(view._layout.objects) == 5  # under the roll's result
     assert panel.url.endswith("#r=" + links.encode_roll_link(parse_dice("4d6k3"), seed=7))
-    assert "share-qr" in panel.qr.object and panel.shows(panel.copy) and not panel.shows(panel.check_button)
+    assert panel.shows(panel.copy) and not panel.shows(panel.check_button)
+    assert panel.qr.object == "" and not panel.shows(panel.qr)  # the QR code waits until asked for
+    panel.qr_button.clicks += 1
+    assert "share-qr" in panel.qr.object and panel.shows(panel.qr) and panel.qr_button.name == "Hide the QR code"
+    view.roll(seed=8)
+    assert panel.url.endswith("#r=" + links.encode_roll_link(parse_dice("4d6k3"), seed=8))
+    assert panel.shows(panel.qr) and panel.url.split("#r=")[1][:20] in panel.link_text.object  # the next one's code
+    view.roll(seed=7)
     # the other screens' panels do not show it
     assert app.share_panels[("one-ring", "roll")].url == ""
     opened = app.share.open(panel.url)

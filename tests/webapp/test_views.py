@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 
 from engine import one_ring
+from webapp.i18n import percent
 from webapp.views.common import NumberInput
 from webapp.views.shell import KostkaApp
 from webapp.words.dice import d6_pips, feat_die, success_die
@@ -277,6 +279,25 @@ def test_the_one_ring_play_view_rolls_each_ability_from_its_row_in_each_language
     assert view.sheet.visible and not view.play_sheet.visible
 
 
+def test_a_filled_in_character_opens_in_play_and_a_new_one_in_edit(app):
+    view = app.view_of("one-ring")
+    roster = app.state.rosters["one-ring"]
+    assert view.view.value == "edit" and view.sheet.visible  # a new hero: the form to fill in
+    roster.load({"current": 0, "characters": [{"name": "Hanar", "awareness": "2"}, {"name": "Bofur"}]})
+    assert view.view.value == "play" and view.play_sheet.visible and not view.sheet.visible
+    view.view.value = "edit"
+    app.state.one_ring.character.awareness = "3"
+    assert view.view.value == "edit"  # the player's choice stands while the hero is changed
+    roster.select(1)
+    assert view.view.value == "play"  # another hero put on the sheet: its rows
+    roster.add()
+    assert view.view.value == "edit" and view.sheet.visible  # a new one: the form
+    gurps = app.view_of("gurps")
+    assert gurps.view.value == "edit"
+    app.state.rosters["gurps"].load({"current": 0, "characters": [{"name": "Mara", "will": "12"}]})
+    assert gurps.view.value == "play" and gurps.play_sheet.visible and gurps.play_buttons["will"].value == "12"
+
+
 def test_the_gurps_play_view_rolls_will_per_the_defences_and_each_skill_from_its_row(app):
     view = app.view_of("gurps")
     sheet = app.state.gurps.character
@@ -343,3 +364,35 @@ def test_a_fate_roll_is_named_by_its_skill_in_the_result_in_each_language(app):
     assert ability_text(app.tr, entry) == "Skill"
     app.tr.lang = "cs"
     assert ability_text(app.tr, entry) == "Dovednost"
+
+
+def test_the_result_panel_charts_the_check_being_set_up_as_its_inputs_change(app):
+    box = app.result_panel.box
+    desk = app.state.one_ring
+    desk.character.param.update(wits="4", awareness="2")  # 2 success dice against TN 16
+    assert 'data-testid="next-odds"' in box.odds and "Next roll: Awareness" in box.odds
+    assert f"{percent(desk.odds.p_success)} chance of success" in box.odds
+    # the bar's parts are the degrees' exact chances, from worst to best, and add up to the whole
+    widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%"', box.odds)]
+    degrees = [p for p in desk.odds.degrees.values() if p > 0]
+    assert widths == pytest.approx([float(p) * 100 for p in degrees], abs=1e-3) and sum(widths) == pytest.approx(100)
+    before = box.odds
+    desk.character.awareness = "3"  # a change on the sheet: the chart follows at once
+    assert box.odds != before and f"{percent(desk.odds.p_success)} chance" in box.odds
+    desk.character.awareness = "x"
+    assert box.odds == ""  # no check while a field is wrong: no chart, and nothing old left
+    desk.character.awareness = "3"
+    app.tr.lang = "cs"
+    assert "Ostražitost" in box.odds
+    app.tr.lang = "en"
+    app.state.system = "gurps"
+    gurps = app.state.gurps
+    gurps.character.skills = [{"name": XSS, "level": "12"}]
+    assert XSS not in box.odds and escape(XSS) in box.odds  # a sheet's text is shown, never run
+    assert "Critical failure" in box.odds and f"{percent(gurps.odds.p_success)} chance" in box.odds
+    app.state.system = "fate"
+    assert "Next roll: Skill" in box.odds
+    app.view_of("fate").switch.value = "fight"
+    assert box.odds == ""  # the fight screen sets up no check of its own
+    app.view_of("fate").switch.value = "check"
+    assert "Next roll: Skill" in box.odds

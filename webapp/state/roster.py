@@ -23,6 +23,7 @@ class Roster(param.Parameterized):
     characters = param.List(default=[])
     current = param.Integer(default=0, bounds=(0, None))
     removed = param.Parameter(default=None, doc="(index, character) of the last deleted character, for Undo")
+    selected = param.Event(doc="A character was put on the form (chosen, added, loaded, imported or brought back)")
 
     def __init__(self, form: Form, **params: Any) -> None:
         super().__init__(**params)
@@ -73,6 +74,11 @@ class Roster(param.Parameterized):
         self.current = index
         fresh = type(self.form)()
         self.form.load({**fresh.to_dict(), **self.characters[index]})
+        self.selected = True
+
+    def is_blank(self) -> bool:
+        """Whether the character on the form is still as a new one starts (nothing filled in)."""
+        return as_form(type(self.form), self.form.to_dict()) == type(self.form)().to_dict()
 
     def add(self) -> None:
         fresh = type(self.form)().to_dict()

@@ -344,8 +344,16 @@ def hidden_html(tr: Translator, head: str) -> str:
     )
 
 
-def view_switch(binder: Binder) -> pn.widgets.RadioButtonGroup:
-    """Play or Edit, one tap apart above a sheet; Edit first (where a new character is filled in)."""
-    view = pn.widgets.RadioButtonGroup(value="edit", height=44, width=220, css_classes=["k-view"])
+def view_switch(binder: Binder, roster: Any) -> pn.widgets.RadioButtonGroup:
+    """Play or Edit, one tap apart above a sheet. A character that has been filled in opens in Play
+    (a stored or imported hero, the one chosen from the list); a new one in Edit, where it is
+    filled in. The player's own choice stands until another character is put on the sheet."""
+    view = pn.widgets.RadioButtonGroup(height=44, width=220, css_classes=["k-view"])
     binder.options(view, SHEET_VIEWS)
+
+    def first_view(*_: Any) -> None:
+        view.value = "edit" if roster.is_blank() else "play"
+
+    roster.param.watch(first_view, "selected")
+    first_view()
     return view

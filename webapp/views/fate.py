@@ -39,9 +39,9 @@ class FateView(pn.viewable.Viewer):
         self.tr = tr = binder.tr
 
         name = name_field(binder, self.char)
+        skill = TextField(binder, self.char, "skill", N_("Skill"), width=100)
         sheet = pn.Column(
             name,
-            TextField(binder, self.char, "skill", N_("Skill"), width=100),
             pn.Row(
                 TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
                 TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110),
@@ -63,13 +63,20 @@ class FateView(pn.viewable.Viewer):
         ties.link(self.desk, value="ties_succeed", bidirectional=True)
         self.desk.param.watch(lambda *_: self._show_note(), "ties_succeed")
         binder.on_lang(self._show_note)
-        roll_panel = pn.Column(
+        # The sheet is one skill: the check is played from its first row (skill, difficulty, favour
+        # to spend, Roll), the rest of the sheet and the table's options under it.
+        play = pn.FlexBox(
+            skill,
             TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
             TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
-            ties,
-            self.roll_button,
+            pn.Column(self.roll_button, margin=(18, 0, 0, 0)),
+            flex_wrap="wrap",
+            align_items="flex-start",
+            sizing_mode="stretch_width",
+        )
+        roll_panel = pn.Column(
             secret_checkbox(binder, self.desk),
-            self.roll_error,
+            ties,
             note,
             width=360,
             margin=(5, 10),
@@ -84,6 +91,8 @@ class FateView(pn.viewable.Viewer):
         binder.on_lang(self._show_odds)
         binder.on_lang(self._show_result)
         self._layout = pn.Column(
+            play,
+            self.roll_error,
             pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
             self.odds_readout,
             pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),

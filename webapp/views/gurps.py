@@ -285,9 +285,10 @@ class GurpsView(pn.viewable.Viewer):
             name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10)
         )
         # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
-        self.view = view_switch(binder)
+        self.view = view_switch(binder, app.rosters["gurps"])
         self.play_sheet = self._play_sheet()
         self.view.param.watch(self._show_view, "value")
+        self._show_view()
 
         # -- the roll ------------------------------------------------------------------------
         self.skill = select(width=260)
@@ -482,7 +483,7 @@ class GurpsView(pn.viewable.Viewer):
 
     # -- play view ------------------------------------------------------------------------------
     def _play_row(self) -> Any:
-        return roll_button("", width=210, height=44, margin=(2, 4), css_classes=["k-play-row"])
+        return roll_button("", width=210, height=44, margin=(2, 4), css_classes=["k-play-row", "k-play-wide"])
 
     def _play_sheet(self) -> pn.viewable.Viewable:
         """Will, Per, Dodge, Parry, Block and each skill with a name and a level, one compact row each

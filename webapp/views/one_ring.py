@@ -181,9 +181,10 @@ class OneRingView(pn.viewable.Viewer):
         self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
         self.play_sheet = self._play_sheet()
         # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
-        self.view = view_switch(binder)
-        self.view.param.watch(self._show_view, "value")
         self.name_field = name
+        self.view = view_switch(binder, app.rosters["one-ring"])
+        self.view.param.watch(self._show_view, "value")
+        self._show_view()
 
         # -- the next roll ---------------------------------------------------------------
         self.ability = select(value=self.desk.ability, width=220)

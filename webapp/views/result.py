@@ -28,10 +28,10 @@ from panel.custom import JSComponent
 
 from engine import InputError, links
 
-from ..i18n import N_, Translator
+from ..i18n import N_, Translator, percent
 from ..qr import qr_svg
 from ..state.links import entry_link
-from ..words.result import ability_text, chance_of, dice_of, outcome_of
+from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_of
 from .common import Binder
 
 __all__ = ["ResultBox", "ResultPanel", "RollButton", "roll_name"]
@@ -136,6 +136,8 @@ export function render({ model, el }) {
 @media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
 /* a row of the play view: the ability's name from the left, its rating at the right end */
 :host(.k-play-row) .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
+/* a phone holds two of the wider rows (GURPS skills) side by side */
+@media (max-width: 600px) { :host(.k-play-row.k-play-wide) { width: 172px !important; } }
 .k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
 .k-value { flex: 0 0 auto; font-weight: 700; }
 """
@@ -172,10 +174,12 @@ class ResultBox(JSComponent):
     """
 
     dice = param.String(default="")
+    odds = param.String(default="", doc="The chart of the check being set up on the screen ('' for none)")
     recent = param.String(default="")
     status = param.String(default="")
     share = param.String(default="")
     share_label = param.String(default="Share")
+    log_label = param.String(default="", doc="The button to the full roll log ('' hides it)")
     close_label = param.String(default="Close")
     can_share = param.Boolean(default=False)
     seq = param.Integer(default=0)
@@ -204,20 +208,29 @@ export function render({ model, el }) {
   share.type = "button";
   share.className = "k-share-btn";
   share.setAttribute("data-testid", "result-share");
-  actions.append(share);
+  const toLog = document.createElement("button");
+  toLog.type = "button";
+  toLog.className = "k-share-btn";
+  toLog.setAttribute("data-testid", "result-log");
+  actions.append(share, toLog);
   const shared = document.createElement("div");
   shared.className = "k-shared";
-  box.append(status, dice, actions, shared, recent);
+  const odds = document.createElement("div");
+  odds.className = "k-odds-box";
+  box.append(status, dice, actions, shared, odds, recent);
   el.append(box);
   let seen = model.seq;
   const draw = () => {
     status.innerHTML = model.status;
     dice.innerHTML = model.dice;
     recent.innerHTML = model.recent;
+    odds.innerHTML = model.odds;
     shared.innerHTML = model.share;
     share.textContent = model.share ? model.close_label : model.share_label;
     share.setAttribute("aria-expanded", model.share ? "true" : "false");
     share.hidden = !model.can_share;
+    toLog.textContent = model.log_label;
+    toLog.hidden = !model.log_label;
     box.classList.toggle("shown", model.shown);
     box.classList.toggle("folded", model.folded);
     box.classList.toggle("sharing", !!model.share);
@@ -235,13 +248,32 @@ export function render({ model, el }) {
     model.folded = !model.folded;
   });
   share.addEventListener("click", () => { model.share_taps = model.share_taps + 1; });
+  // The full log is its own card further down the page: one tap brings it into view.
+  const findLog = (root) => {
+    const found = root.querySelector("[data-testid=log]");
+    if (found) return found;
+    for (const node of root.querySelectorAll("*")) {
+      if (node.shadowRoot) {
+        const inner = findLog(node.shadowRoot);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  toLog.addEventListener("click", () => {
+    const log = findLog(document);
+    if (!log) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    log.scrollIntoView({behavior: still ? "auto" : "smooth", block: "start"});
+    if (narrow.matches) model.folded = true;
+  });
   // On a small screen a tap anywhere else on the page folds the panel too (and still does what it taps).
   const narrow = window.matchMedia("(max-width: 999px)");
   const outside = (event) => {
     if (narrow.matches && model.shown && !model.folded && !event.composedPath().includes(box)) model.folded = true;
   };
   document.addEventListener("pointerdown", outside, true);
-  for (const name of ["dice", "recent", "status", "share", "share_label", "close_label", "can_share", "shown", "folded"]) {
+  for (const name of ["dice", "odds", "recent", "status", "share", "share_label", "log_label", "close_label", "can_share", "shown", "folded"]) {
     model.on(name, draw);
   }
   model.on("seq", fresh);
@@ -287,6 +319,24 @@ export function render({ model, el }) {
 .k-shared .k-qr { background: #fff; padding: 10px; border-radius: 8px; line-height: 0; max-width: 100%; }
 .k-shared .k-qr svg { width: 100%; height: auto; max-width: 420px; display: block; margin: 0 auto; }
 .k-shared .k-link { word-break: break-all; user-select: all; font-size: 14px; margin: 6px 0; }
+/* The check being set up: its chances as one bar, worst to best, with the numbers under it. */
+.k-odds-box:empty { display: none; }
+.k-odds { margin-top: 8px; border-top: 1px solid var(--k-border, #6b7781); padding-top: 6px; }
+.k-odds-title { font-size: 15px; }
+.k-odds-title b { font-size: 17px; }
+.k-bar { display: flex; height: 16px; border-radius: 4px; overflow: hidden; margin: 4px 0;
+  background: var(--k-surface, #f2f4f6); border: 1px solid var(--k-border, #6b7781); }
+.k-seg { height: 100%; transition: width 120ms ease-out; }
+.k-sw { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+.k-seg.critical_failure, .k-sw.critical_failure { background: #7f1d1d; }
+.k-seg.failure, .k-sw.failure { background: #c0392b; }
+.k-seg.success, .k-sw.success { background: #2e8b57; }
+.k-seg.great, .k-sw.great { background: #1f6fb5; }
+.k-seg.extraordinary, .k-sw.extraordinary, .k-seg.critical_success, .k-sw.critical_success { background: #7b3fb0; }
+.k-legend { display: flex; flex-wrap: wrap; gap: 2px 12px; font-size: 14px; }
+@media (prefers-reduced-motion: reduce) { .k-seg { transition: none; } }
+/* Folded on a small screen: the bar and its title stay, over the fields being changed. */
+@media (max-width: 999px) { .k-result.folded .k-legend { display: none; } }
 .k-recent { margin-top: 10px; border-top: 1px solid var(--k-border, #6b7781); padding-top: 6px; }
 .k-recent-title { font-weight: 700; font-size: 15px; }
 .k-recent-row { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; font-size: 15px; margin: 4px 0; }
@@ -321,6 +371,7 @@ class ResultPanel(pn.viewable.Viewer):
         *,
         base_url: Callable[[], str] = lambda: "",
         live: Callable[[], bool] = lambda: True,
+        checking: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.state = state
@@ -328,12 +379,18 @@ class ResultPanel(pn.viewable.Viewer):
         self.tr = binder.tr
         self.base_url = base_url
         self.live = live
+        #: The system whose check the screen sets up now (None: a screen without one, as a fight)
+        self.checking = checking or (lambda: state.system)
         self.entry: Any = None
         self.sharing = False
         self.box = ResultBox(margin=0, height=0, sizing_mode="stretch_width")
         self.box.param.watch(self._share_tapped, "share_taps")
         state.rolls.log.param.watch(self._log_changed, "entries")
         binder.on_lang(self._draw)
+        for desk in state.desks.values():
+            desk.param.watch(self.show_odds, ["odds", "check"])
+        state.param.watch(self.show_odds, "system")
+        binder.on_lang(self.show_odds)  # (draws it now)
 
     # -- following the log ----------------------------------------------------------------------------------
     def _log_changed(self, event: Any) -> None:
@@ -367,7 +424,12 @@ class ResultPanel(pn.viewable.Viewer):
     # -- drawing ------------------------------------------------------------------------------------------
     def _draw(self, *_: Any) -> None:
         tr, entry = self.tr, self.entry
-        labels = dict(share_label=tr(N_("Share")), close_label=tr(N_("Close")))
+        count = len(self.state.rolls.log.entries)
+        labels = dict(
+            share_label=tr(N_("Share")),
+            close_label=tr(N_("Close")),
+            log_label=tr.ngettext("Roll log: {n} roll", "Roll log: {n} rolls", count) if count else "",
+        )
         if entry is None:
             hint = escape(tr(N_("Tap a roll: its dice and outcome show here.")))
             self.box.param.update(
@@ -408,6 +470,35 @@ class ResultPanel(pn.viewable.Viewer):
         if not rows:
             return ""
         return f'<div class="k-recent"><div class="k-recent-title">{escape(tr(N_("Recent rolls")))}</div>{"".join(rows)}</div>'
+
+    def show_odds(self, *_: Any) -> None:
+        """Chart the check being set up on the screen, as its inputs change."""
+        html = self._odds_html()
+        if self.box.odds != html:
+            self.box.odds = html
+
+    def _odds_html(self) -> str:
+        tr, system = self.tr, self.checking()
+        found = next_odds(tr, system, self.state.desks[system]) if system in self.state.desks else None
+        if found is None:
+            return ""
+        what, p_success, parts = found
+        title = tr(N_("Next roll: {what}"), what=what)
+        chance = tr(N_("{p} chance of success"), p=percent(p_success))
+        shown = [(key, label, p) for key, label, p in parts if p > 0]
+        summary = ", ".join(f"{label} {percent(p)}" for _key, label, p in shown)
+        bar = "".join(
+            f'<span class="k-seg {escape(key)}" style="width:{float(p) * 100:.3f}%"></span>' for key, _label, p in shown
+        )
+        legend = "".join(
+            f'<span><i class="k-sw {escape(key)}"></i>{escape(label)} {percent(p)}</span>' for key, label, p in shown
+        )
+        return (
+            '<div class="k-odds" data-testid="next-odds">'
+            f'<div class="k-odds-title">{escape(title)} · <b data-testid="next-chance">{escape(chance)}</b></div>'
+            f'<div class="k-bar" role="img" aria-label="{escape(summary)}">{bar}</div>'
+            f'<div class="k-legend">{legend}</div></div>'
+        )
 
     # -- sharing -----------------------------------------------------------------------------------------------
     def _share_tapped(self, *_: Any) -> None:

@@ -195,6 +195,11 @@ class SharePanel(pn.viewable.Viewer):
         self.check_button = button("", width=240)
         binder.text(self.check_button, "name", N_("Link to this check"))
         self.check_button.on_click(lambda e: self.show_check())
+        # The QR code folds away until asked for (drawing one is the slowest part of a roll's panel).
+        self.qr_open = False
+        self.qr_button = button("", width=200)
+        self.qr_button.on_click(lambda e: self.toggle_qr())
+        binder.on_lang(self._qr_label)
         self.reveal_button = button("", width=200)
         binder.text(self.reveal_button, "name", N_("Reveal"))
         self.reveal_button.on_click(lambda e: self.reveal())
@@ -226,13 +231,14 @@ class SharePanel(pn.viewable.Viewer):
 
     def _show_parts(self, reveal: bool = False) -> None:
         buttons = (
-            ([self.copy] if self.url else [])
+            ([self.copy, self.qr_button] if self.url else [])
             + ([self.check_button] if "roll" in self.kinds else [])
             + ([self.reveal_button] if reveal else [])
         )
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
-        parts = [self.title, self.buttons, self.link_text, self.message] + ([self.qr] if self.qr.object else [])
+        qr = [self.qr] if self.qr_open and self.qr.object else []
+        parts = [self.title, self.buttons, self.link_text, self.message, *qr]
         if self._layout.objects != parts:
             self._layout.objects = parts
 
@@ -265,14 +271,29 @@ class SharePanel(pn.viewable.Viewer):
             if getattr(desk, "last", None) is entry:
                 desk.param.trigger("last")
 
-    def _set_url(self, payload: str) -> None:
-        self.url = links.link_url(self.base_url(), payload)
-        self.copy.text = self.url
-        self.link_text.object = f'<div class="note" style="word-break:break-all;user-select:all" data-testid="share-link">{escape(self.url)}</div>'
+    def toggle_qr(self) -> None:
+        """Show the link's QR code (and keep showing the next links' codes), or fold it away."""
+        self.qr_open = not self.qr_open
+        self._qr_label()
+        self._redraw()
+
+    def _qr_label(self) -> None:
+        self.qr_button.name = self.tr(N_("Hide the QR code") if self.qr_open else N_("Show the QR code"))
+
+    def _draw_qr(self) -> None:
+        if not (self.qr_open and self.url):
+            self.qr.object = ""
+            return
         try:
             self.qr.object = f'<div data-testid="share-qr" style="line-height:0">{qr_svg(self.url)}</div>'
         except InputError:
             self.qr.object = ""
+
+    def _set_url(self, payload: str) -> None:
+        self.url = links.link_url(self.base_url(), payload)
+        self.copy.text = self.url
+        self.link_text.object = f'<div class="note" style="word-break:break-all;user-select:all" data-testid="share-link">{escape(self.url)}</div>'
+        self._draw_qr()
 
     def _clear(self) -> None:
         self.url = ""

@@ -186,7 +186,11 @@ class KostkaApp(pn.viewable.Viewer):
         self._system_changed()
         self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
         self.result_panel = ResultPanel(
-            self.state, self.binder, base_url=self._base_url, live=lambda: self._stored_loaded or not self._doc_ready
+            self.state,
+            self.binder,
+            base_url=self._base_url,
+            live=lambda: self._stored_loaded or not self._doc_ready,
+            checking=self._checking,
         )
         self._layout = pn.Column(
             self.store,
@@ -415,8 +419,17 @@ class KostkaApp(pn.viewable.Viewer):
         """The screen of ``system``, built the first time it is shown (a faster start)."""
         if system not in self._views:
             cls = {"one-ring": OneRingView, "gurps": GurpsView, "fate": FateScreens}[system]
-            self._views[system] = cls(self.state, self.binder)
+            view = self._views[system] = cls(self.state, self.binder)
+            if isinstance(view, FateScreens):  # the fight screen sets up no check of its own
+                view.switch.param.watch(lambda *_: self.result_panel.show_odds(), "value")
         return self._views[system]
+
+    def _checking(self) -> str | None:
+        """The system whose check the screen sets up now (None on the fight screen)."""
+        view = self._views.get(self.state.system)
+        if isinstance(view, FateScreens) and view.switch.value == "fight":
+            return None
+        return self.state.system
 
     @property
     def share_panel(self) -> SharePanel:

@@ -10,11 +10,12 @@ import engine
 from engine import InputError
 
 from ..i18n import N_, Translator, percent
-from ..state.one_ring import OR_LABELS
+from ..state.gurps import GURPS_OUTCOMES
+from ..state.one_ring import OR_DEGREE_LABELS, OR_LABELS
 from .dice import d6_pips, dice_html, dice_row
 from .log import GURPS_SHEET_ROLLS, check_texts, contest_winner_text, entry_texts
 
-__all__ = ["ability_text", "chance_of", "dice_of", "outcome_of"]
+__all__ = ["ability_text", "chance_of", "dice_of", "next_odds", "outcome_of"]
 
 
 def _d6s(tr: Translator, faces: Any, caption: str) -> str:
@@ -116,3 +117,26 @@ def chance_of(tr: Translator, entry: Any) -> str:
         return "" if p is None else tr(N_("You had a {p} chance to win"), p=percent(p))
     p = getattr(odds, "p_success", None)
     return "" if p is None else tr(N_("You had a {p} chance"), p=percent(p))
+
+
+def next_odds(tr: Translator, system: str, desk: Any) -> tuple[str, Any, list[tuple[str, str, Any]]] | None:
+    """The check being set up on ``system``'s screen, as the result panel charts it: (what it rolls,
+    its chance of success, [(outcome key, outcome in words, chance), ...] from worst to best), or None
+    while the inputs make no check."""
+    odds = getattr(desk, "odds", None)
+    if odds is None or getattr(desk, "check", None) is None:
+        return None
+    if system == "one-ring":
+        what = tr(OR_LABELS.get(desk.ability, desk.ability))
+        parts = [(str(d), tr(OR_DEGREE_LABELS[str(d)]), p) for d, p in odds.degrees.items()]
+        return what, odds.p_success, parts
+    if system == "gurps":
+        name = desk.ability_name()
+        what = tr(name) if name in GURPS_SHEET_ROLLS else name or tr(N_("Skill"))
+        order = ("critical_failure", "failure", "success", "critical_success")
+        outcomes = {str(o): p for o, p in odds.outcomes.items()}
+        return what, odds.p_success, [(o, tr(GURPS_OUTCOMES[o]), outcomes.get(o, 0)) for o in order]
+    if system == "fate":
+        parts = [("failure", tr(N_("Failure")), odds.p_failure), ("success", tr(N_("Success")), odds.p_success)]
+        return tr(N_("Skill")), odds.p_success, parts
+    return None
