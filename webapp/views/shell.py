@@ -178,13 +178,8 @@ class KostkaApp(pn.viewable.Viewer):
         self._storage_messages: list[str] = []
 
         self._build_store()
-        header = self._build_header()
-        chars_bar = self._build_characters_bar()
-        self._build_screen()
-        log = self._build_log()
-        self._build_share_panels()
-        self._system_changed()
-        self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
+        # Built first, so that a roll's outcome is the first change sent to the page (its watchers
+        # run before the share panels' and the log's).
         self.result_panel = ResultPanel(
             self.state,
             self.binder,
@@ -192,6 +187,13 @@ class KostkaApp(pn.viewable.Viewer):
             live=lambda: self._stored_loaded or not self._doc_ready,
             checking=self._checking,
         )
+        header = self._build_header()
+        chars_bar = self._build_characters_bar()
+        self._build_screen()
+        log = self._build_log()
+        self._build_share_panels()
+        self._system_changed()
+        self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
         self._layout = pn.Column(
             self.store,
             self.result_panel,
@@ -426,7 +428,7 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _checking(self) -> str | None:
         """The system whose check the screen sets up now (None on the fight screen)."""
-        view = self._views.get(self.state.system)
+        view = getattr(self, "_views", {}).get(self.state.system)
         if isinstance(view, FateScreens) and view.switch.value == "fight":
             return None
         return self.state.system
