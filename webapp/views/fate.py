@@ -41,13 +41,13 @@ class FateView(pn.viewable.Viewer):
         name = name_field(binder, self.char)
         sheet = pn.Column(
             name,
-            TextField(binder, self.char, "skill", N_("Skill"), width=100),
+            TextField(binder, self.char, "skill", N_("Skill"), stepper=True),
             pn.Row(
-                TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
+                TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150, stepper=True),
                 TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110),
             ),
             pn.Row(
-                TextField(binder, self.char, "life", N_("Life"), width=110),
+                TextField(binder, self.char, "life", N_("Life"), stepper=True),
                 TextField(binder, self.char, "life_max", N_("Life (max)"), width=110),
             ),
             width=330,
@@ -64,8 +64,8 @@ class FateView(pn.viewable.Viewer):
         self.desk.param.watch(lambda *_: self._show_note(), "ties_succeed")
         binder.on_lang(self._show_note)
         roll_panel = pn.Column(
-            TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
-            TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
+            TextField(binder, self.desk, "difficulty", N_("Difficulty"), stepper=True),
+            TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150, stepper=True),
             ties,
             self.roll_button,
             secret_checkbox(binder, self.desk),
