@@ -75,6 +75,13 @@ def test_a_tap_on_plus_steps_a_one_ring_skill_and_the_odds_and_the_play_row_foll
         expect(rows.filter(has_text=re.compile(r"^Awareness\s*4$"))).to_have_count(1)
         page.get_by_role("button", name="Edit", exact=True).click()
         expect(field).to_have_value("4")
+        # an empty field counts as 0: a first tap on the blow's Injury gives 1, and its odds appear
+        injury = page.get_by_label("Injury of the blow", exact=True)
+        expect(injury).to_have_value("")
+        expect(page.get_by_text("Type the blow's Injury", exact=False)).to_be_visible()
+        page.get_by_role("button", name="Increase Injury of the blow", exact=True).tap()
+        expect(injury).to_have_value("1")
+        expect(page.get_by_text("Type the blow's Injury", exact=False)).to_be_hidden()
     finally:
         context.close()
 

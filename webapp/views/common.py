@@ -147,8 +147,8 @@ class NumberInput(JSComponent):
 
     With ``stepper`` a − and a + button (44 px squares) sit either side of the
     input: a tap changes the number in the browser at once (within ``minimum``
-    and ``maximum``; an empty or unreadable text counts as 0, brought within
-    them) and commits it to both ``value_input`` and ``value``. A button at its
+    and ``maximum``; an empty or unreadable text counts as 0, so a first tap on
+    an empty Injury gives 1) and commits it to both ``value_input`` and ``value``. A button at its
     bound is disabled.
     """
 
@@ -276,7 +276,7 @@ export function render({ model, el }) {
   if (less) {
     const tap = (delta) => {
       const n = read();
-      const text = String(clamp((n === null ? clamp(0) : n) + delta));
+      const text = String(clamp((n === null ? 0 : n) + delta));
       input.value = text;
       sent(text);
       model.value_input = text;
@@ -306,7 +306,7 @@ input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offs
 .number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
 .field-error:empty { display: none; }
 .number-row { display: flex; align-items: stretch; gap: 2px; }
-.number-row input.bk-input { flex: 1 1 auto; min-width: 0; text-align: center; padding: 0 4px; }
+.number-row input.bk-input { flex: 1 1 auto; min-width: 44px; text-align: center; padding: 0 4px; }
 button.number-step { flex: 0 0 44px; width: 44px; min-width: 44px; min-height: 44px; padding: 0; margin: 0;
   font-size: 22px; line-height: 1; border: 1px solid var(--k-border, #6b7781); border-radius: 4px;
   touch-action: manipulation; cursor: pointer; }
@@ -324,7 +324,7 @@ STEP_GAP = 2
 def stepper_width(low: int | None, high: int | None, width: int = 0) -> int:
     """The width a stepper field needs: two buttons and room for its longest number (at least ``width``)."""
     digits = max(len(str(low)) if low is not None else 3, len(str(high)) if high is not None else 3)
-    return max(width, 2 * (STEP_BUTTON + STEP_GAP) + max(36, 12 + 9 * digits))
+    return max(width, 2 * (STEP_BUTTON + STEP_GAP) + max(STEP_BUTTON, 12 + 9 * digits))
 
 
 #: The accessible names of a stepper's buttons ("Decrease Awareness", "Increase Awareness").
@@ -335,9 +335,10 @@ MORE_LABEL = N_("Increase {field}")
 def number_input(label: str = "", value: str = "", *, signed: bool = True, width: int = 120, **kw: Any) -> NumberInput:
     """A :class:`NumberInput` (a numeric keyboard; a leading minus allowed when ``signed``); with
     ``stepper=True`` at least as wide as its buttons and its longest number need."""
-    kw.setdefault("margin", (2, 5))
-    if kw.get("stepper"):
+    if kw.get("stepper"):  # a little less margin: a rating's stepper, ★ and ⚄ share a 250 px column
+        kw.setdefault("margin", (2, 3))
         width = stepper_width(kw.get("minimum"), kw.get("maximum"), width)
+    kw.setdefault("margin", (2, 5))
     return NumberInput(
         label=label,
         value=value,

@@ -295,7 +295,7 @@ class GurpsView(pn.viewable.Viewer):
             roll_buttons=True,
         )
         self.sheet = sheet = pn.Column(
-            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=600, margin=(5, 10)
+            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=620, margin=(5, 10)
         )
         # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
         self.view = view_switch(binder)

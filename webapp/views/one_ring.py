@@ -69,7 +69,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_weary)
         return pn.Column(
             title,
-            pn.Row(field("endurance"), TextField(binder, char, "endurance_max", OR_LABELS["endurance_max"], width=110)),
+            pn.Row(field("endurance"), TextField(binder, char, "endurance_max", OR_LABELS["endurance_max"], width=128)),
             pn.Row(field("gear_load"), field("fatigue")),
             pn.Row(field("shadow"), field("shadow_scars")),
             auto,
@@ -374,7 +374,7 @@ class OneRingView(pn.viewable.Viewer):
         field = TextField(self.binder, self.char, ability, OR_LABELS[ability], stepper=True)
         parts: list[Any] = [field]
         if favoured:
-            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=50, margin=(26, 0, 0, 0))
+            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=48, margin=(26, 0, 0, 0))
             self.binder.text(box, "name", N_("★"))
             box.link(self.char, value=f"fav_{ability}", bidirectional=True)
             parts.append(box)
