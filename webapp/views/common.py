@@ -13,8 +13,11 @@ import param
 from panel.custom import JSComponent
 
 from engine import InputError
+from engine.sheets import SHEETS
+from engine.sheets import caps as _caps
 
 from ..i18n import N_, Translator, error_text, percent
+from ..state.forms import parse_int
 
 __all__ = [
     "APP_CSS",
@@ -141,6 +144,12 @@ class NumberInput(JSComponent):
     and the field asks for a numeric keyboard (``inputmode``) with a
     ``pattern`` that allows a leading minus where the value can be negative.
     ``value_input`` follows every key, ``value`` each committed change.
+
+    With ``stepper`` a − and a + button (44 px squares) sit either side of the
+    input: a tap changes the number in the browser at once (within ``minimum``
+    and ``maximum``; an empty or unreadable text counts as 0, so a first tap on
+    an empty Injury gives 1) and commits it to both ``value_input`` and ``value``. A button at its
+    bound is disabled.
     """
 
     value = param.String(default="")
@@ -150,6 +159,11 @@ class NumberInput(JSComponent):
     placeholder = param.String(default="")
     inputmode = param.Selector(default="numeric", objects=["numeric", "decimal", "text"])
     pattern = param.String(default=SIGNED_PATTERN)
+    stepper = param.Boolean(default=False, doc="A − and a + button beside the field (set when it is made)")
+    minimum = param.Integer(default=None, allow_None=True, doc="The lowest value the − button reaches")
+    maximum = param.Integer(default=None, allow_None=True, doc="The highest value the + button reaches")
+    less_label = param.String(default="", doc="The − button's accessible name (e.g. 'Decrease Awareness')")
+    more_label = param.String(default="", doc="The + button's accessible name")
 
     _priority_changes: ClassVar[list[str]] = ["value", "value_input"]
 
@@ -170,15 +184,66 @@ export function render({ model, el }) {
   error.className = "field-error";
   error.setAttribute("aria-live", "polite");
   el.classList.add("number-field");
-  el.append(label, input, error);
-  // What was typed since the field took focus: Python's echo of an earlier key must not
-  // overwrite the keys typed after it.
-  let typed = [];
+  let less = null, more = null;
+  if (model.stepper) {
+    const step = (text, cls) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = `bk-btn bk-btn-default number-step ${cls}`;
+      b.textContent = text;
+      return b;
+    };
+    less = step("\u2212", "number-less");
+    more = step("+", "number-more");
+    const row = document.createElement("div");
+    row.className = "number-row";
+    row.append(less, input, more);
+    el.classList.add("has-stepper");
+    el.append(label, row, error);
+  } else {
+    el.append(label, input, error);
+  }
+  // The number the text stands for (a leading "\u2212" is a minus), null when it is none.
+  const read = () => {
+    const text = input.value.trim().replace(/^\u2212/, "-");
+    return /^[-+]?[0-9]+$/.test(text) ? parseInt(text, 10) : null;
+  };
+  const clamp = (n) => {
+    if (model.minimum !== null && n < model.minimum) n = model.minimum;
+    if (model.maximum !== null && n > model.maximum) n = model.maximum;
+    return n;
+  };
+  const bounds = () => {
+    if (!less) return;
+    const n = read();
+    less.disabled = n !== null && model.minimum !== null && n <= model.minimum;
+    more.disabled = n !== null && model.maximum !== null && n >= model.maximum;
+  };
+  // The texts this field sent (keys typed, steps tapped) that Python has not answered yet: its
+  // answers come in order, so the echo of an earlier one must not overwrite what came after it
+  // (while the user types, or taps + again before the first tap's answer is back).
+  let pending = [];
+  const sent = (text) => {
+    pending.push(text);
+    if (pending.length > 100) pending.shift();
+  };
+  // A value this field commits itself (its own change event, heard at once) is no answer.
+  let committing = false;
+  const commit = (text) => {
+    committing = true;
+    try { model.value = text; } finally { committing = false; }
+  };
   const show = () => {
     label.textContent = model.label;
     input.inputMode = model.inputmode;
     if (model.pattern) input.pattern = model.pattern; else input.removeAttribute("pattern");
     input.placeholder = model.placeholder;
+    if (less) {
+      less.setAttribute("aria-label", model.less_label || "\u2212");
+      more.setAttribute("aria-label", model.more_label || "+");
+      less.title = model.less_label;
+      more.title = model.more_label;
+    }
     error.textContent = model.error;
     if (model.error) {
       input.setAttribute("aria-invalid", "true");
@@ -190,20 +255,42 @@ export function render({ model, el }) {
       el.classList.remove("invalid");
     }
   };
-  const focused = () => el.getRootNode().activeElement === input;
   input.value = model.value;
-  input.addEventListener("focus", () => { typed = []; });
   input.addEventListener("input", () => {
-    typed.push(input.value);
-    if (typed.length > 100) typed.shift();
+    sent(input.value);
     model.value_input = input.value;
+    bounds();
   });
-  input.addEventListener("change", () => { model.value = input.value; });
+  input.addEventListener("change", () => commit(input.value));
   model.on("value", () => {
-    if (input.value === model.value || (focused() && typed.includes(model.value))) return;
-    input.value = model.value;
+    if (committing) return;
+    const answered = pending.indexOf(model.value);
+    if (answered >= 0) {
+      pending.splice(0, answered + 1);  // an answer to this field: what was sent after it stays
+      return;
+    }
+    pending = [];  // a value from Python itself (another character, a loaded sheet…)
+    if (input.value !== model.value) input.value = model.value;
+    bounds();
   });
-  for (const name of ["label", "error", "placeholder", "inputmode", "pattern"]) model.on(name, show);
+  if (less) {
+    const tap = (delta) => {
+      const n = read();
+      const text = String(clamp((n === null ? 0 : n) + delta));
+      input.value = text;
+      sent(text);
+      model.value_input = text;
+      commit(text);
+      bounds();
+    };
+    less.addEventListener("click", () => tap(-1));
+    more.addEventListener("click", () => tap(1));
+    for (const name of ["minimum", "maximum"]) model.on(name, bounds);
+    bounds();
+  }
+  for (const name of ["label", "error", "placeholder", "inputmode", "pattern", "less_label", "more_label"]) {
+    model.on(name, show);
+  }
   show();
 }
 """
@@ -218,12 +305,39 @@ input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offs
 .number-field.invalid input.bk-input { border: 3px solid var(--k-bad, #b3261e); }
 .number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
 .field-error:empty { display: none; }
+.number-row { display: flex; align-items: stretch; gap: 2px; }
+.number-row input.bk-input { flex: 1 1 auto; min-width: 44px; text-align: center; padding: 0 4px; }
+button.number-step { flex: 0 0 44px; width: 44px; min-width: 44px; min-height: 44px; padding: 0; margin: 0;
+  font-size: 22px; line-height: 1; border: 1px solid var(--k-border, #6b7781); border-radius: 4px;
+  touch-action: manipulation; cursor: pointer; }
+button.number-step:disabled { opacity: 0.4; cursor: default; }
+button.number-step:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
 """
     ]
 
 
+#: A stepper's button (a finger's square) and the gap beside it.
+STEP_BUTTON = 44
+STEP_GAP = 2
+
+
+def stepper_width(low: int | None, high: int | None, width: int = 0) -> int:
+    """The width a stepper field needs: two buttons and room for its longest number (at least ``width``)."""
+    digits = max(len(str(low)) if low is not None else 3, len(str(high)) if high is not None else 3)
+    return max(width, 2 * (STEP_BUTTON + STEP_GAP) + max(STEP_BUTTON, 12 + 9 * digits))
+
+
+#: The accessible names of a stepper's buttons ("Decrease Awareness", "Increase Awareness").
+LESS_LABEL = N_("Decrease {field}")
+MORE_LABEL = N_("Increase {field}")
+
+
 def number_input(label: str = "", value: str = "", *, signed: bool = True, width: int = 120, **kw: Any) -> NumberInput:
-    """A :class:`NumberInput` (a numeric keyboard; a leading minus allowed when ``signed``)."""
+    """A :class:`NumberInput` (a numeric keyboard; a leading minus allowed when ``signed``); with
+    ``stepper=True`` at least as wide as its buttons and its longest number need."""
+    if kw.get("stepper"):  # a little less margin: a rating's stepper, ★ and ⚄ share a 250 px column
+        kw.setdefault("margin", (2, 3))
+        width = stepper_width(kw.get("minimum"), kw.get("maximum"), width)
     kw.setdefault("margin", (2, 5))
     return NumberInput(
         label=label,
@@ -242,6 +356,10 @@ class TextField(pn.viewable.Viewer):
     (an :class:`engine.InputError`) is shown translated under the field with a
     red frame, the label staying as it is (so the field keeps focus and caret
     while a half-typed value is marked wrong).
+
+    ``stepper=True`` puts −/+ buttons beside it, bounded by ``bounds`` or else
+    by the model's ``BOUNDS`` for the field; a current value with a maximum on
+    the sheet (Hope, HP…) steps no higher than that maximum as it stands.
     """
 
     def __init__(
@@ -256,6 +374,8 @@ class TextField(pn.viewable.Viewer):
         width: int = 120,
         placeholder: str = "",
         signed: bool | None = None,
+        stepper: bool = False,
+        bounds: tuple[int | None, int | None] | None = None,
         **label_fmt: Any,
     ) -> None:
         super().__init__()
@@ -266,10 +386,24 @@ class TextField(pn.viewable.Viewer):
         self.label_fmt = label_fmt
         self.errors_of = errors_of or model
         self.error_key = error_key or pname
+        if bounds is None:
+            bounds = getattr(type(model), "BOUNDS", {}).get(pname, (None, None))
+        self.bounds = low, high = bounds
         if signed is None:  # a field whose bounds allow a negative value (or are unknown) takes a minus
-            low = getattr(type(model), "BOUNDS", {}).get(pname, (None, None))[0]
             signed = low is None or low < 0
-        self.input = number_input(value=getattr(model, pname), width=width, signed=signed)
+        #: the field that caps this one (Hope's maximum…), as the sheet declares it
+        system = getattr(type(model), "system", None)
+        self.cap = dict(_caps(system)).get(pname) if system in SHEETS else None
+        if stepper:
+            self.input = number_input(
+                value=getattr(model, pname), width=width, signed=signed, stepper=True, minimum=low, maximum=high
+            )
+            binder.on_lang(self._name_buttons)
+            if self.cap is not None and self.cap in model.param:
+                model.param.watch(self._cap_changed, self.cap)
+                self._cap_changed()
+        else:
+            self.input = number_input(value=getattr(model, pname), width=width, signed=signed)
         if placeholder:
             binder.text(self.input, "placeholder", placeholder)
         self.input.param.watch(self._typed, "value_input")
@@ -277,6 +411,23 @@ class TextField(pn.viewable.Viewer):
         model.param.watch(self._model_changed, pname)
         self.errors_of.param.watch(self._show_error, "errors")
         binder.on_lang(self._show_error)
+
+    def _name_buttons(self) -> None:
+        tr = self.binder.tr
+        field = tr(self.label, **self.label_fmt)
+        self.input.param.update(less_label=tr(LESS_LABEL, field=field), more_label=tr(MORE_LABEL, field=field))
+
+    def _cap_changed(self, *_: Any) -> None:
+        """The + button stops at the capping field's value while that one is a valid number."""
+        low, high = self.bounds
+        cap_bounds = getattr(type(self.model), "BOUNDS", {}).get(self.cap, (None, None))
+        try:
+            cap = parse_int(self.cap, getattr(self.model, self.cap), *cap_bounds)
+        except InputError:
+            cap = None
+        maximum = high if cap is None else cap if high is None else min(high, cap)
+        if self.input.maximum != maximum:
+            self.input.maximum = maximum
 
     def _typed(self, event: Any) -> None:
         if event.new is not None and getattr(self.model, self.pname) != event.new:

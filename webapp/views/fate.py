@@ -39,15 +39,15 @@ class FateView(pn.viewable.Viewer):
         self.tr = tr = binder.tr
 
         name = name_field(binder, self.char)
-        skill = TextField(binder, self.char, "skill", N_("Skill"), width=100)
+        skill = TextField(binder, self.char, "skill", N_("Skill"), stepper=True)
         sheet = pn.Column(
             name,
             pn.Row(
-                TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150),
+                TextField(binder, self.char, "favour", N_("Favour of the gods"), width=150, stepper=True),
                 TextField(binder, self.char, "favour_max", N_("Favour (max)"), width=110),
             ),
             pn.Row(
-                TextField(binder, self.char, "life", N_("Life"), width=110),
+                TextField(binder, self.char, "life", N_("Life"), stepper=True),
                 TextField(binder, self.char, "life_max", N_("Life (max)"), width=110),
             ),
             width=330,
@@ -67,8 +67,8 @@ class FateView(pn.viewable.Viewer):
         # to spend, Roll), the rest of the sheet and the table's options under it.
         play = pn.FlexBox(
             skill,
-            TextField(binder, self.desk, "difficulty", N_("Difficulty"), width=120),
-            TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150),
+            TextField(binder, self.desk, "difficulty", N_("Difficulty"), stepper=True),
+            TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150, stepper=True),
             pn.Column(self.roll_button, margin=(18, 0, 0, 0)),
             flex_wrap="wrap",
             align_items="flex-start",

@@ -97,8 +97,8 @@ class FightView(pn.viewable.Viewer):
         )
 
     # -- helpers ----------------------------------------------------------------------------------------------
-    def _field(self, model: Any, pname: str, label: str, width: int = 120) -> TextField:
-        return FightField(self.binder, model, pname, label, width=width)
+    def _field(self, model: Any, pname: str, label: str, width: int = 120, **kw: Any) -> TextField:
+        return FightField(self.binder, model, pname, label, width=width, **kw)
 
     def _button(self, label: str, kind: str = "default", width: int = 200, **kw: Any) -> pn.widgets.Button:
         b = button("", kind=kind, width=width, **kw)
@@ -136,10 +136,10 @@ class FightView(pn.viewable.Viewer):
         )
         sheet = pn.FlexBox(
             name,
-            self._field(form, "life", N_("Monster's life"), 130),
+            self._field(form, "life", N_("Monster's life"), 130, stepper=True),
             self._field(form, "life_max", N_("Monster's life (max)"), 150),
-            self._field(form, "skill", N_("Monster's skill"), 130),
-            self._field(form, "stoutness", N_("Stoutness"), 120),
+            self._field(form, "skill", N_("Monster's skill"), 130, stepper=True),
+            self._field(form, "stoutness", N_("Stoutness"), 120, stepper=True),
             self._field(form, "stoutness_max", N_("Stoutness (max)"), 140),
             flex_wrap="wrap",
             align_items="flex-end",
@@ -157,7 +157,7 @@ class FightView(pn.viewable.Viewer):
             pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
             sheet,
             pn.FlexBox(
-                self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140),
+                self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140, stepper=True, bounds=(-20, 20)),
                 life_dice,
                 generate,
                 flex_wrap="wrap",
@@ -523,10 +523,10 @@ class FightView(pn.viewable.Viewer):
             )
         )
         sheet = pn.FlexBox(
-            self._field(hero, "skill", N_("Hero's skill"), 120),
-            self._field(hero, "life", N_("Hero's life"), 120),
+            self._field(hero, "skill", N_("Hero's skill"), 120, stepper=True),
+            self._field(hero, "life", N_("Hero's life"), 120, stepper=True),
             self._field(hero, "life_max", N_("Hero's life (max)"), 140),
-            self._field(hero, "favour", N_("Hero's favour"), 130),
+            self._field(hero, "favour", N_("Hero's favour"), 130, stepper=True),
             self._field(hero, "favour_max", N_("Hero's favour (max)"), 160),
             flex_wrap="wrap",
             align_items="flex-end",
@@ -619,8 +619,8 @@ class FightView(pn.viewable.Viewer):
         self.controls = pn.Column(
             pn.FlexBox(
                 self.target,
-                self._field(run, "attack_points", N_("Points the attacker spends"), 200),
-                self._field(run, "defence_points", N_("Points the defender spends"), 200),
+                self._field(run, "attack_points", N_("Points the attacker spends"), 200, stepper=True),
+                self._field(run, "defence_points", N_("Points the defender spends"), 200, stepper=True),
                 manual,
                 flex_wrap="wrap",
                 align_items="flex-end",

@@ -8,6 +8,7 @@ from typing import Any
 import panel as pn
 
 from engine import InputError
+from engine.gurps import MODIFIER_RANGE, SKILL_RANGE
 
 from ..i18n import N_, error_text
 from ..state.app import AppState
@@ -25,6 +26,8 @@ from ..words.dice import d6_pips, dice_row
 from ..words.rolls import describe_gurps_roll
 from .charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
 from .common import (
+    LESS_LABEL,
+    MORE_LABEL,
     Binder,
     TextField,
     TextInput,
@@ -160,8 +163,9 @@ class _ListRows(pn.viewable.Viewer):
 
     def _slot(self, k: int) -> Any:
         """The widgets of slot ``k``, made once and reused for whatever row it shows."""
-        name = TextInput(value="", width=180, height=70, max_length=60, margin=(2, 5))
-        value = number_input(value="", width=110)
+        name = TextInput(value="", width=170, height=70, max_length=60, margin=(2, 5))
+        low, high = SKILL_RANGE if self.roll_buttons else MODIFIER_RANGE
+        value = number_input(value="", stepper=True, minimum=low, maximum=high)
         name.param.watch(lambda e, k=k: self._set(k, "name", e.new or ""), "value_input")
         value.param.watch(lambda e, k=k: self._set(k, self.value_key, e.new or ""), "value_input")
         remove = button("✕", width=48, margin=(22, 4, 0, 4))
@@ -241,6 +245,11 @@ class _ListRows(pn.viewable.Viewer):
             message = error_text(tr, error) if error is not None else ""
             if (value.label, value.error) != (label, message):
                 value.param.update(label=label, error=message)
+            # the stepper's buttons say whose value they change ("Increase Broadsword")
+            row = (self.items[i].get("name") if i < len(self.items) else "") or tr(self.name_label, n=i + 1)
+            less, more = tr(LESS_LABEL, field=row), tr(MORE_LABEL, field=row)
+            if (value.less_label, value.more_label) != (less, more):
+                value.param.update(less_label=less, more_label=more)
         if self.pager.objects:
             self._show_pager()
 
@@ -258,9 +267,13 @@ class GurpsView(pn.viewable.Viewer):
         self.tr = tr = binder.tr
 
         name = name_field(binder, self.char)
-        attrs = pn.Row(*[TextField(binder, self.char, a, GURPS_LABELS[a], width=80) for a in GURPS_ATTRIBUTES])
-        rolls = pn.Row(*[self._rollable(a, width=80) for a in GURPS_ROLLS], margin=0)
-        defences = pn.Row(*[self._rollable(d, width=80) for d in GURPS_DEFENCES], margin=0)
+        attrs = pn.FlexBox(
+            *[TextField(binder, self.char, a, GURPS_LABELS[a], stepper=True) for a in GURPS_ATTRIBUTES],
+            flex_wrap="wrap",
+            margin=0,
+        )
+        rolls = pn.FlexBox(*[self._rollable(a) for a in GURPS_ROLLS], flex_wrap="wrap", margin=0)
+        defences = pn.FlexBox(*[self._rollable(d) for d in GURPS_DEFENCES], flex_wrap="wrap", margin=0)
         self.pool_states = {p: html_pane("") for p in ("hp", "fp")}
         pools = pn.Column(*[self._pool(p) for p in ("hp", "fp")], margin=0)
         self.char.param.watch(lambda *_: self._show_pools(), ["hp", "hp_max", "fp", "fp_max"])
@@ -282,7 +295,7 @@ class GurpsView(pn.viewable.Viewer):
             roll_buttons=True,
         )
         self.sheet = sheet = pn.Column(
-            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=440, margin=(5, 10)
+            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=620, margin=(5, 10)
         )
         # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
         self.view = view_switch(binder, app.rosters["gurps"])
@@ -358,7 +371,7 @@ class GurpsView(pn.viewable.Viewer):
             self.not_allowed,
             self.roll_button,
             self.roll_error,
-            width=460,
+            width=500,
             margin=(5, 10),
         )
 
@@ -450,10 +463,10 @@ class GurpsView(pn.viewable.Viewer):
         )
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
-    def _rollable(self, key: str, width: int) -> pn.viewable.Viewable:
+    def _rollable(self, key: str) -> pn.viewable.Viewable:
         """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
         tr = self.tr
-        field = TextField(self.binder, self.char, key, GURPS_LABELS[key], width=width)
+        field = TextField(self.binder, self.char, key, GURPS_LABELS[key], stepper=True)
         roll = roll_button()
         if key in GURPS_DEFENCES:
             self.binder.on_lang(
@@ -467,19 +480,10 @@ class GurpsView(pn.viewable.Viewer):
         return pn.Row(field, roll, margin=0)
 
     def _pool(self, pool: str) -> pn.viewable.Viewable:
-        """Current / max of HP or FP with −/+ steppers and what GURPS says at that level."""
-        tr = self.tr
-        current = TextField(self.binder, self.char, pool, GURPS_LABELS[pool], width=90)
+        """Current (with its −/+ stepper, up to the maximum) / max of HP or FP and what GURPS says at that level."""
+        current = TextField(self.binder, self.char, pool, GURPS_LABELS[pool], stepper=True)
         maximum = TextField(self.binder, self.char, f"{pool}_max", GURPS_LABELS[f"{pool}_max"], width=90)
-        minus = button("−", width=48, margin=(22, 4, 0, 4))
-        plus = button("+", width=48, margin=(22, 4, 0, 4))
-        self.binder.on_lang(lambda: setattr(minus, "description", tr(N_("Lose 1 {pool}"), pool=tr(GURPS_LABELS[pool]))))
-        self.binder.on_lang(
-            lambda: setattr(plus, "description", tr(N_("Regain 1 {pool}"), pool=tr(GURPS_LABELS[pool])))
-        )
-        minus.on_click(lambda e: self.char.step(pool, -1))
-        plus.on_click(lambda e: self.char.step(pool, 1))
-        return pn.Column(pn.Row(current, minus, plus, maximum, margin=0), self.pool_states[pool], margin=0)
+        return pn.Column(pn.Row(current, maximum, margin=0), self.pool_states[pool], margin=0)
 
     # -- play view ------------------------------------------------------------------------------
     def _play_row(self) -> Any:

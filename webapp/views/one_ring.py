@@ -60,7 +60,7 @@ class OneRingView(pn.viewable.Viewer):
                 title, "object", f'<div class="card-title">{escape(tr(N_("Endurance, Shadow, Load")))}</div>'
             )
         )
-        field = lambda key, width=90: TextField(binder, char, key, OR_LABELS[key], width=width)  # noqa: E731
+        field = lambda key, width=90: TextField(binder, char, key, OR_LABELS[key], width=width, stepper=True)  # noqa: E731
         auto = checkbox(value=char.weary_auto)
         binder.text(auto, "name", N_("Weary when Endurance is at or below Load + Fatigue"))
         auto.link(char, value="weary_auto", bidirectional=True)
@@ -69,12 +69,12 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_weary)
         return pn.Column(
             title,
-            pn.Row(field("endurance", 110), field("endurance_max", 110)),
+            pn.Row(field("endurance"), TextField(binder, char, "endurance_max", OR_LABELS["endurance_max"], width=128)),
             pn.Row(field("gear_load"), field("fatigue")),
             pn.Row(field("shadow"), field("shadow_scars")),
             auto,
             self.weary_state,
-            width=250,
+            width=290,
             margin=(5, 10),
         )
 
@@ -103,8 +103,8 @@ class OneRingView(pn.viewable.Viewer):
         attr_blocks = []
         self.tn_panes: dict[str, pn.pane.HTML] = {}
         for attr in one_ring.ATTRIBUTES:
-            field = TextField(binder, self.char, attr, OR_LABELS[attr], width=100)
-            tn_pane = html_pane("", css_classes=["readout"], width=100)
+            field = TextField(binder, self.char, attr, OR_LABELS[attr], stepper=True)
+            tn_pane = html_pane("", css_classes=["readout"], width=90)
             self.tn_panes[attr] = tn_pane
             skills = [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]
             rows = [self._ability_row(s) for s in skills]
@@ -145,7 +145,7 @@ class OneRingView(pn.viewable.Viewer):
             self._ability_row("valour", favoured=False),
             self._ability_row("wisdom", favoured=False),
             pn.Row(
-                TextField(binder, self.char, "hope", N_("Hope"), width=90),
+                TextField(binder, self.char, "hope", N_("Hope"), stepper=True),
                 TextField(binder, self.char, "hope_max", N_("Hope (max)"), width=90),
             ),
             *flags,
@@ -166,13 +166,15 @@ class OneRingView(pn.viewable.Viewer):
         armour = pn.Column(
             armour_title,
             pn.Row(
-                TextField(binder, self.char, "protection", N_("Protection"), width=110),
-                TextField(binder, self.desk, "injury", N_("Injury of the blow"), width=110),
+                TextField(binder, self.char, "protection", N_("Protection"), stepper=True),
+                TextField(
+                    binder, self.desk, "injury", N_("Injury of the blow"), stepper=True, bounds=one_ring.INJURY_RANGE
+                ),
                 self.protection_button,
                 margin=0,
             ),
             self.protection_odds,
-            width=300,
+            width=340,
             margin=(5, 10),
         )
         self.char.param.watch(self._show_protection_odds, ["protection", "weary", "miserable"])
@@ -197,7 +199,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.text(self.feat_mode, "name", N_("Feat dice"))
         binder.options(self.feat_mode, FEAT_MODE_LABELS)
         self.feat_mode.link(self.desk, value="feat_mode", bidirectional=True)
-        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=150)
+        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=150, stepper=True)
         # at most one Hope a roll: a switch, not a number
         self.hope_box = hope_box = checkbox(value=self.desk.hope_spend == "1", width=230, css_classes=["spend-hope"])
         self.hope_error = html_pane("")
@@ -208,7 +210,9 @@ class OneRingView(pn.viewable.Viewer):
         self.desk.param.watch(lambda *_: self._hope_label(), "errors")
         hope = pn.Column(hope_box, self.hope_error, margin=0)
         tn = TextField(binder, self.desk, "tn_override", N_("TN (by hand)"), width=110, placeholder=N_("auto"))
-        self.parry_field = TextField(binder, self.desk, "parry", N_("Adversary's Parry"), width=150)
+        self.parry_field = TextField(
+            binder, self.desk, "parry", N_("Adversary's Parry"), width=150, stepper=True, bounds=one_ring.PARRY_RANGE
+        )
         self.parry_box = pn.Column(self.parry_field, margin=0, visible=self.desk.is_attack)
         self.desk.param.watch(lambda *_: setattr(self.parry_box, "visible", self.desk.is_attack), "ability")
         self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
@@ -368,10 +372,10 @@ class OneRingView(pn.viewable.Viewer):
 
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
-        field = TextField(self.binder, self.char, ability, OR_LABELS[ability], width=110)
+        field = TextField(self.binder, self.char, ability, OR_LABELS[ability], stepper=True)
         parts: list[Any] = [field]
         if favoured:
-            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=50, margin=(26, 0, 0, 0))
+            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=48, margin=(26, 0, 0, 0))
             self.binder.text(box, "name", N_("★"))
             box.link(self.char, value=f"fav_{ability}", bidirectional=True)
             parts.append(box)
