@@ -396,22 +396,3 @@ def test_the_result_panel_charts_the_check_being_set_up_as_its_inputs_change(app
     assert box.odds == ""  # the fight screen sets up no check of its own
     app.view_of("fate").switch.value = "check"
     assert "Next roll: Skill" in box.odds
-
-
-def test_a_screen_seen_before_stays_on_the_page_hidden_and_comes_back_as_it_was():
-    from bokeh.document import Document
-    from panel.io.state import set_curdoc
-
-    doc = Document()
-    with set_curdoc(doc):
-        app = KostkaApp()
-        doc.add_root(app.__panel__().get_root(doc))
-        one_ring = app._screens["one-ring"]
-        ids = {m.id for m in doc.models}
-        app.state.system = "gurps"
-        assert {m.id for m in doc.models} >= ids  # nothing of The One Ring's screen left the page
-        assert not one_ring.visible and app.screen.objects[0] is app._screens["gurps"]  # shown first
-        gurps_ids = {m.id for m in doc.models} - ids
-        app.state.system = "one-ring"
-        assert one_ring.visible and app.screen.objects[0] is one_ring and not app._screens["gurps"].visible
-        assert {m.id for m in doc.models} >= ids | gurps_ids  # shown again: no model made anew

@@ -343,10 +343,8 @@ class KostkaApp(pn.viewable.Viewer):
         return chars_bar
 
     def _build_screen(self) -> None:
-        """The place of the system's screen (each screen is built the first time it is shown, and
-        stays on the page, hidden, while another is shown)."""
+        """The place of the system's screen (each screen is built the first time it is shown)."""
         self._views: dict[str, pn.viewable.Viewer] = {}
-        self._screens: dict[str, pn.Column] = {}
         self.screen = pn.Column(sizing_mode="stretch_width")
         self.state.param.watch(self._system_changed, "system")
 
@@ -455,18 +453,7 @@ class KostkaApp(pn.viewable.Viewer):
         return [view]
 
     def _system_changed(self, *_: Any) -> None:
-        # A screen seen before is shown again as it was: the page keeps its drawing, and nothing of it
-        # is sent again (replacing the screen sent the whole of it, 190–470 kB, at every switch). The
-        # one shown comes first on the page, the hidden ones after it.
-        system = self.state.system
-        if system not in self._screens:
-            self._screens[system] = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
-        for name, screen in self._screens.items():
-            if screen.visible != (name == system):
-                screen.visible = name == system
-        order = [self._screens[system], *(s for name, s in self._screens.items() if name != system)]
-        if self.screen.objects != order:
-            self.screen.objects = order
+        self.screen.objects = self.view_with_share(self.state.system)
         self._character_options()
         self._update_url()
 
