@@ -62,6 +62,8 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
 
     # odds follow the hero's skill, chart included
     expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+    page.get_by_role("button", name="Show the charts", exact=True).click()  # folded until asked for
+    page.wait_for_function(f"() => !!({LIFE_CHART})()")
     chart_before = page.evaluate(LIFE_CHART)
     page.get_by_label("Hero's skill", exact=True).fill("9")
     expect(page.get_by_test_id("p-hero-wins")).not_to_have_text("30.2%")

@@ -77,6 +77,9 @@ def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
     assert ">тяжело<" in view.encounter_status.object
     assert "Волк 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object  # the Wolf named in Russian
     assert "герой побеждает" in view.odds_readout.object
+    assert view.life_chart is None and view.charts_button in view.charts_slot.objects  # folded until asked for
+    view.charts_button.clicks += 1
+    assert [o.object for o in view.charts_slot.objects] == [view.life_chart.figure, view.spend_chart.figure]
     assert view.life_chart.figure.xaxis.axis_label == "Жизнь в конце боя"
     assert view.spend_chart.figure.yaxis.axis_label == "Шанс победы героя"
 

@@ -532,6 +532,30 @@ class FightView(pn.viewable.Viewer):
             align_items="flex-end",
         )
         self.odds_readout = pane("")
+        # The two charts fold away until asked for: they are most of what opening the fight screen draws.
+        self.life_chart: LifeLeftChart | None = None
+        self.spend_chart: ProbabilityByValueChart | None = None
+        self.charts_button = button("", width=220)
+        self.binder.text(self.charts_button, "name", N_("Show the charts"))
+        self.charts_button.on_click(lambda e: self.open_charts())
+        self.charts_slot = pn.Column(self.charts_button, sizing_mode="stretch_width", margin=0)
+        desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
+        self.binder.on_lang(self._show_odds)
+        return pn.Column(
+            title,
+            note,
+            sheet,
+            self.odds_readout,
+            self.charts_slot,
+            styles=CARD,
+            sizing_mode="stretch_width",
+        )
+
+    def open_charts(self) -> None:
+        """Draw the duel's charts (life left at the end, the chance by favour spent) under its odds."""
+        if self.life_chart is not None:
+            return
+        tr = self.tr
         self.life_chart = LifeLeftChart()
         self.spend_chart = ProbabilityByValueChart([0, 1, 2, 3])
         self.binder.on_lang(
@@ -542,18 +566,11 @@ class FightView(pn.viewable.Viewer):
         self.binder.on_lang(
             lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")), tr(N_("Chance the hero wins")))
         )
-        desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
-        self.binder.on_lang(self._show_odds)
-        return pn.Column(
-            title,
-            note,
-            sheet,
-            self.odds_readout,
+        self._show_odds()
+        self.charts_slot.objects = [
             pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
             pn.pane.Bokeh(self.spend_chart.figure, sizing_mode="stretch_width", height=220),
-            styles=CARD,
-            sizing_mode="stretch_width",
-        )
+        ]
 
     def _show_odds(self, *_: Any) -> None:
         tr, desk = self.tr, self.desk
@@ -562,8 +579,9 @@ class FightView(pn.viewable.Viewer):
             self.odds_readout.object = (
                 f'<div class="readout" data-testid="duel-readout">{_error_html(tr, desk.odds_error)}</div>'
             )
-            self.life_chart.update({}, {})
-            self.spend_chart.update({}, None)
+            if self.life_chart is not None and self.spend_chart is not None:
+                self.life_chart.update({}, {})
+                self.spend_chart.update({}, None)
             return
         hero = desk.hero_form.name_text.strip() or tr(N_("Hero"))
         monster = desk.monster_form.name_text.strip() or tr(N_("Monster"))
@@ -579,8 +597,9 @@ class FightView(pn.viewable.Viewer):
             + escape(tr(N_("expected rounds {r:.2f}"), r=float(odds.expected_rounds)))
             + "</div>"
         )
-        self.life_chart.update(odds.hero_life_left, odds.monster_life_left)
-        self.spend_chart.update(desk.by_spend, values.get("hero_attack"))
+        if self.life_chart is not None and self.spend_chart is not None:
+            self.life_chart.update(odds.hero_life_left, odds.monster_life_left)
+            self.spend_chart.update(desk.by_spend, values.get("hero_attack"))
 
     # -- the fight -----------------------------------------------------------------------------------------------
     def _fight_card(self) -> pn.viewable.Viewable:
