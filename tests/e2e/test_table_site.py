@@ -217,6 +217,7 @@ def test_the_duel_chart_keeps_its_bars_inside_its_axis_and_clear_of_the_legend(t
     page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
     page.locator(".place-monsters-1-attacking button").click()
     expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+    page.get_by_role("button", name="Show the charts", exact=True).click()  # folded until asked for
     page.wait_for_function(f"() => ({CHARTS})().some((c) => c.legend_above || c.legend_inside)")
     chart = next(c for c in page.evaluate(CHARTS) if c["legend_above"] or c["legend_inside"])
     assert chart["legend_above"] and not chart["legend_inside"], chart
