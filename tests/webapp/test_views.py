@@ -9,6 +9,7 @@ import pytest
 
 from engine import one_ring
 from webapp.i18n import percent
+from webapp.views.charts import OUTCOME_COLOURS
 from webapp.views.common import NumberInput
 from webapp.views.shell import KostkaApp
 from webapp.words.dice import d6_pips, feat_die, success_die
@@ -373,7 +374,7 @@ def test_the_result_panel_charts_the_check_being_set_up_as_its_inputs_change(app
     assert 'data-testid="next-odds"' in box.odds and "Next roll: Awareness" in box.odds
     assert f"{percent(desk.odds.p_success)} chance of success" in box.odds
     # the bar's parts are the degrees' exact chances, from worst to best, and add up to the whole
-    widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%"', box.odds)]
+    widths = [float(w) for w in re.findall(r'style="width:([\d.]+)%;', box.odds)]
     degrees = [p for p in desk.odds.degrees.values() if p > 0]
     assert widths == pytest.approx([float(p) * 100 for p in degrees], abs=1e-3) and sum(widths) == pytest.approx(100)
     before = box.odds
@@ -390,6 +391,7 @@ def test_the_result_panel_charts_the_check_being_set_up_as_its_inputs_change(app
     gurps.character.skills = [{"name": XSS, "level": "12"}]
     assert XSS not in box.odds and escape(XSS) in box.odds  # a sheet's text is shown, never run
     assert "Critical failure" in box.odds and f"{percent(gurps.odds.p_success)} chance" in box.odds
+    assert f"background:{OUTCOME_COLOURS['critical_success']}" in box.odds  # the colours of the GURPS chart
     app.state.system = "fate"
     assert "Next roll: Skill" in box.odds
     app.view_of("fate").switch.value = "fight"

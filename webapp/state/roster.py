@@ -76,9 +76,13 @@ class Roster(param.Parameterized):
         self.form.load({**fresh.to_dict(), **self.characters[index]})
         self.selected = True
 
+    def _blank(self, data: Any) -> bool:
+        """Whether ``data`` is a character still as a new one starts (nothing filled in)."""
+        return as_form(type(self.form), data) == type(self.form)().to_dict()
+
     def is_blank(self) -> bool:
-        """Whether the character on the form is still as a new one starts (nothing filled in)."""
-        return as_form(type(self.form), self.form.to_dict()) == type(self.form)().to_dict()
+        """Whether the character on the form is still as a new one starts."""
+        return self._blank(self.form.to_dict())
 
     def add(self) -> None:
         fresh = type(self.form)().to_dict()
@@ -104,7 +108,7 @@ class Roster(param.Parameterized):
         index, char = self.removed
         self.removed = None
         chars = list(self.characters)
-        if len(chars) == 1 and as_form(type(self.form), chars[0]) == type(self.form)().to_dict():
+        if len(chars) == 1 and self._blank(chars[0]):
             chars = []  # the blank character that took the place of the only one
         index = min(index, len(chars))
         chars.insert(index, char)

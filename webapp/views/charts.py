@@ -156,7 +156,15 @@ class ProbabilityByValueChart:
             self.marker.visible = True
 
 
-_OUTCOME_COLOURS = {"critical_success": CRIT_GOOD, "success": GOOD, "failure": BAD, "critical_failure": CRIT_BAD}
+#: The colour of each outcome or degree, wherever it is drawn (charts, legends, the result panel's bar).
+OUTCOME_COLOURS = {
+    "critical_failure": CRIT_BAD,
+    "failure": BAD,
+    "success": GOOD,
+    "great": GREAT,
+    "extraordinary": EXTRA,
+    "critical_success": CRIT_GOOD,
+}
 
 
 class GurpsDistributionChart:
@@ -194,7 +202,7 @@ class GurpsDistributionChart:
         data = dict(self.source.data)
         outcomes = [str(by_roll.get(x, "")) if by_roll else "" for x in data["x"]]
         data["outcome"] = outcomes
-        data["colour"] = [_OUTCOME_COLOURS.get(o, NEUTRAL) for o in outcomes]
+        data["colour"] = [OUTCOME_COLOURS.get(o, NEUTRAL) for o in outcomes]
         data["line"] = [4 if x == rolled else 0 for x in data["x"]]
         self.source.data = data
         self.mark(rolled)

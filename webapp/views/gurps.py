@@ -24,7 +24,7 @@ from ..state.gurps import (
 )
 from ..words.dice import d6_pips, dice_row
 from ..words.rolls import describe_gurps_roll
-from .charts import BAD, GOOD, NEUTRAL, BarChart, GurpsDistributionChart
+from .charts import BAD, GOOD, NEUTRAL, OUTCOME_COLOURS, BarChart, GurpsDistributionChart
 from .common import (
     LESS_LABEL,
     MORE_LABEL,
@@ -716,13 +716,8 @@ class GurpsView(pn.viewable.Viewer):
         self.legend.object = (
             '<div class="note">'
             + " · ".join(
-                f'<span style="color:{c}">■</span> {escape(tr(GURPS_OUTCOMES[o]))}'
-                for o, c in (
-                    ("critical_success", "#145a32"),
-                    ("success", GOOD),
-                    ("failure", BAD),
-                    ("critical_failure", "#7f1d1d"),
-                )
+                f'<span style="color:{OUTCOME_COLOURS[o]}">■</span> {escape(tr(GURPS_OUTCOMES[o]))}'
+                for o in ("critical_success", "success", "failure", "critical_failure")
             )
             + "</div>"
         )

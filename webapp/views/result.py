@@ -32,6 +32,7 @@ from ..i18n import N_, Translator, percent
 from ..qr import qr_svg
 from ..state.links import entry_link
 from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_of
+from .charts import OUTCOME_COLOURS
 from .common import Binder
 
 __all__ = ["ResultBox", "ResultPanel", "RollButton", "roll_name"]
@@ -328,11 +329,6 @@ export function render({ model, el }) {
   background: var(--k-surface, #f2f4f6); border: 1px solid var(--k-border, #6b7781); }
 .k-seg { height: 100%; transition: width 120ms ease-out; }
 .k-sw { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
-.k-seg.critical_failure, .k-sw.critical_failure { background: #7f1d1d; }
-.k-seg.failure, .k-sw.failure { background: #c0392b; }
-.k-seg.success, .k-sw.success { background: #2e8b57; }
-.k-seg.great, .k-sw.great { background: #1f6fb5; }
-.k-seg.extraordinary, .k-sw.extraordinary, .k-seg.critical_success, .k-sw.critical_success { background: #7b3fb0; }
 .k-legend { display: flex; flex-wrap: wrap; gap: 2px 12px; font-size: 14px; }
 @media (prefers-reduced-motion: reduce) { .k-seg { transition: none; } }
 /* Folded on a small screen: the bar and its title stay, over the fields being changed. */
@@ -488,10 +484,12 @@ class ResultPanel(pn.viewable.Viewer):
         shown = [(key, label, p) for key, label, p in parts if p > 0]
         summary = ", ".join(f"{label} {percent(p)}" for _key, label, p in shown)
         bar = "".join(
-            f'<span class="k-seg {escape(key)}" style="width:{float(p) * 100:.3f}%"></span>' for key, _label, p in shown
+            f'<span class="k-seg {key}" style="width:{float(p) * 100:.3f}%;background:{OUTCOME_COLOURS[key]}"></span>'
+            for key, _label, p in shown
         )
         legend = "".join(
-            f'<span><i class="k-sw {escape(key)}"></i>{escape(label)} {percent(p)}</span>' for key, label, p in shown
+            f'<span><i class="k-sw" style="background:{OUTCOME_COLOURS[key]}"></i>{escape(label)} {percent(p)}</span>'
+            for key, label, p in shown
         )
         return (
             '<div class="k-odds" data-testid="next-odds">'

@@ -178,6 +178,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._storage_messages: list[str] = []
 
         self._build_store()
+        self._views: dict[str, pn.viewable.Viewer] = {}  # each system's screen, built when first shown
         # Built first, so that a roll's outcome is the first change sent to the page (its watchers
         # run before the share panels' and the log's).
         self.result_panel = ResultPanel(
@@ -344,7 +345,6 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _build_screen(self) -> None:
         """The place of the system's screen (each screen is built the first time it is shown)."""
-        self._views: dict[str, pn.viewable.Viewer] = {}
         self.screen = pn.Column(sizing_mode="stretch_width")
         self.state.param.watch(self._system_changed, "system")
 
@@ -428,7 +428,7 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _checking(self) -> str | None:
         """The system whose check the screen sets up now (None on the fight screen)."""
-        view = getattr(self, "_views", {}).get(self.state.system)
+        view = self._views.get(self.state.system)
         if isinstance(view, FateScreens) and view.switch.value == "fight":
             return None
         return self.state.system
