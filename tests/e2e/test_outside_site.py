@@ -66,6 +66,8 @@ def test_odd_addresses_never_cost_the_stored_characters_or_the_runtime(browser: 
         alive(page)
         page.get_by_role("button", name="Fate & Doom", exact=True).click()
         page.get_by_label("Character").select_option(label="Vera")
+        # the chosen character is on the sheet before typing starts
+        expect(page.get_by_label("Name").first).to_have_value("Vera", timeout=STEP_TIMEOUT)
         page.get_by_label("Name").first.fill("Vera edited")  # the first edit: saved beside the others
         expect(page.get_by_label("Name").first).to_have_value("Vera edited")
         page.wait_for_function("() => (localStorage.getItem('kostka.characters') || '').includes('Vera edited')")
