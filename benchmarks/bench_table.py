@@ -9,8 +9,10 @@ measures, each time from the click inside the page until the frame that shows it
   once when nothing blocks the page's main thread);
 - first roll: the first one-tap roll after start-up (Awareness in The One Ring) until its
   result is on screen; later rolls: the same button again;
-- switching system (The One Ring → GURPS, and back), switching language (English → Русский,
-  and back), opening the fight screen of Fate & Doom, one attack in a fight.
+- switching system (The One Ring → GURPS, and back) with new heroes, whose sheets open in Edit,
+  and again with stored heroes, whose sheets open in Play (a second start, with characters in
+  the browser's storage); switching language (English → Русский, and back), opening the fight
+  screen of Fate & Doom, one attack in a fight.
 
 ``--throttle 4`` slows Chromium's CPU four times (CDP ``Emulation.setCPUThrottlingRate``), as
 a mid-range tablet. Prints a Markdown table of medians; timings depend on how busy the machine is.
@@ -26,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT.parent))
 import bench_site  # noqa: E402
 
 # One helper in the page: click the first element that ``pick`` finds, then wait until ``done``
@@ -100,6 +103,25 @@ def one_tap_roll(page) -> dict:
     return timed(page, {"label": "Roll Awareness"}, {"testid": "result-panel", "changed": True})
 
 
+def stored_heroes() -> str:
+    """A hero of each system as the app stores them: their sheets open in Play."""
+    from webapp.state.app import AppState
+
+    app = AppState()
+    app.one_ring.character.param.update(name_text="Tilda", awareness="2", lore="4")
+    app.gurps.character.param.update(name_text="Gunnar", will="12", skills=[{"name": "Guns", "level": "13"}])
+    app.fate.character.param.update(name_text="Vera", skill="8")
+    return app.characters_json()
+
+
+def measure_play(page, results: dict[str, list[float]]) -> None:
+    """System switches between stored heroes' Play views, each until its first one-tap row is on screen."""
+    page.get_by_role("button", name="Roll Awareness", exact=True).wait_for()
+    for pick, done in ((GURPS, {"label": "Roll Guns"}), (ONE_RING, {"label": "Roll Awareness"})) * 2:
+        page.wait_for_timeout(300)
+        results["switch system (Play)"].append(timed(page, pick, done)["result"])
+
+
 def measure(page, results: dict[str, list[float]]) -> None:
     page.get_by_role("button", name="The One Ring", exact=True).wait_for()
     first = one_tap_roll(page)
@@ -112,7 +134,7 @@ def measure(page, results: dict[str, list[float]]) -> None:
         results["later rolls"].append(later["result"])
     for pick, done in ((GURPS, {"testid": "effective-skill"}), (ONE_RING, {"testid": "p-success"})):
         page.wait_for_timeout(300)
-        results["switch system"].append(timed(page, pick, done)["result"])
+        results["switch system (Edit)"].append(timed(page, pick, done)["result"])
     for pick, done in ((RUSSIAN, {"tag": "BUTTON", "text": "Единое Кольцо"}), (ENGLISH, ONE_RING)):
         page.wait_for_timeout(300)
         results["switch language"].append(timed(page, pick, done)["result"])
@@ -150,8 +172,18 @@ def main() -> int:
         build.build()
     httpd, url = bench_site.serve(args.site or build.SITE)
     url += "?lang=en"
-    keys = ("feedback", "first roll", "later rolls", "switch system", "switch language", "open fight", "fight attack")
+    keys = (
+        "feedback",
+        "first roll",
+        "later rolls",
+        "switch system (Edit)",
+        "switch system (Play)",
+        "switch language",
+        "open fight",
+        "fight attack",
+    )
     results: dict[str, list[float]] = {k: [] for k in keys}
+    heroes = stored_heroes()
     with sync_playwright() as p:
         browser = p.chromium.launch(**bench_site.launch_options())
         for _ in range(args.runs):
@@ -167,6 +199,20 @@ def main() -> int:
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
             measure(page, results)
             context.close()
+            # stored heroes: the same start with characters in the browser's storage
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+            page = context.new_page()
+            page.goto(url)
+            bench_site.wait_ready(page)
+            bench_site.wait_cached(page)
+            page.evaluate("(text) => localStorage.setItem('kostka.characters', text)", heroes)
+            page.reload()
+            bench_site.wait_ready(page)
+            if args.throttle != 1:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            measure_play(page, results)
+            context.close()
         browser.close()
     httpd.shutdown()
 
@@ -179,7 +225,8 @@ def main() -> int:
         "feedback": "one frame",
         "first roll": "100 ms",
         "later rolls": "100 ms",
-        "switch system": "300 ms",
+        "switch system (Edit)": "300 ms",
+        "switch system (Play)": "300 ms",
         "switch language": "500 ms",
         "open fight": "300 ms",
         "fight attack": "150 ms",

@@ -47,6 +47,8 @@ def test_one_ring_fill_roll_and_see_the_dice(page: Page, app_url: str):
 def test_odds_chart_changes_when_an_input_changes(page: Page, app_url: str):
     open_served(page, app_url + "?lang=en&sys=one-ring&r_ability=awareness")
     before = p_success(page)
+    page.get_by_role("button", name="Show the charts", exact=True).click()  # folded until asked for
+    page.wait_for_function(f"() => ({CHART_DATA})() !== null")
     chart_before = page.evaluate(CHART_DATA)
     page.get_by_label("Awareness", exact=True).fill("4")
     expect(page.get_by_test_id("p-success")).not_to_have_text(before)

@@ -42,7 +42,8 @@ def alive(page: Page) -> None:
     """The Python runtime still answers: a roll of the stored One Ring character is made and shown."""
     page.get_by_role("button", name="The One Ring", exact=True).click()
     page.get_by_label("Character").select_option(label="Tilda")
-    expect(page.get_by_label("Name").first).to_have_value("Tilda", timeout=STEP_TIMEOUT)
+    # a stored hero opens in Play: Tilda's own rows (Lore 4) are on the sheet
+    expect(page.get_by_role("button", name="Roll Lore", exact=True)).to_contain_text("4", timeout=STEP_TIMEOUT)
     page.get_by_role("button", name="Roll", exact=True).first.click()
     expect(page.get_by_test_id("roll-result").first).to_be_visible(timeout=STEP_TIMEOUT)
 
@@ -104,7 +105,9 @@ def test_a_stored_400_digit_number_is_said_and_kept_aside(browser: Browser, site
     page = context.new_page()
     start(page, site_url + "?lang=en")
     expect(page.get_by_test_id("storage-message")).to_contain_text("copy of all stored characters was kept aside")
-    expect(page.get_by_label("Name").first).to_have_value("Tilda")  # the rest of her loaded
+    expect(page.get_by_role("button", name="Roll Lore", exact=True)).to_contain_text("4")  # the rest of her loaded
+    page.get_by_role("button", name="Edit", exact=True).click()
+    expect(page.get_by_label("Name").first).to_have_value("Tilda")
     expect(page.get_by_label("Lore", exact=True)).to_have_value("4")
     assert text in [v for k, v in storage(page).items() if k.startswith("kostka.backup.")]
     context.close()
@@ -295,6 +298,8 @@ def test_characters_stored_in_the_early_format_show_up_and_are_saved_as_a_docume
     context = seeded(browser, {"kostka.characters": early})
     page = context.new_page()
     start(page, site_url + "?lang=en")
+    expect(page.get_by_role("button", name="Roll Persuade", exact=True)).to_be_visible()  # a stored hero: Play
+    page.get_by_role("button", name="Edit", exact=True).click()
     expect(page.get_by_label("Name").first).to_have_value("Tilda")
     expect(page.get_by_label("Wits", exact=True)).to_have_value("6")
     page.get_by_role("button", name="Fate & Doom", exact=True).click()

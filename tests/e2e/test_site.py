@@ -123,6 +123,7 @@ def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, serve
     page = context.new_page()
     start(page, server.url + "?lang=en")
     expect(page.locator(LOADER)).to_have_count(0)
+    page.get_by_role("button", name="Show the charts", exact=True).first.click()  # folded until asked for
     expect(page.locator(CHART).first).to_be_attached()  # the odds chart is drawn
     # Kostka's stylesheet (one shared file, linked from every component) is applied: touch-sized buttons
     expect(roll_button(page)).to_have_css("min-height", "44px")
@@ -282,6 +283,7 @@ def test_works_offline_after_one_visit(browser: Browser, site: Path):
     page.reload()
     started(page)
     assert runtime(page) == "snapshot"
+    page.get_by_role("button", name="Show the charts", exact=True).first.click()
     expect(page.locator(CHART).first).to_be_attached()
     roll_in_each_system(page)
     # a roll link opened while offline, in a new tab: recomputed and verified by the cached app

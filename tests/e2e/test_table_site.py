@@ -188,6 +188,8 @@ def test_contest_charts_fit_their_data_and_show_only_what_can_happen(tablet: Pag
     page.get_by_label("Level", exact=True).fill("14")
     page.get_by_label("Opponent's effective skill", exact=True).fill("10")
     expect(page.get_by_test_id("p-contest")).to_have_text("79.4%")
+    page.get_by_role("button", name="Show the contest's chart", exact=True).click()  # folded until asked for
+    page.wait_for_function(f"() => ({CHARTS})().some((c) => c.x.includes('Tie'))")
     expect(page.locator("div.bk-Checkbox").filter(has_text="High-skill rule")).to_have_count(
         0
     )  # not for a quick contest

@@ -137,11 +137,13 @@ def test_names_stay_text(app, view):
 
 
 def test_simulation_shows_rounds_and_survivors(view):
+    assert view.rounds_slot.objects == []  # no figure drawn before there is a simulation
     tap(view, "heroes", "Ada")
     tap(view, "monsters", "Wolf")
     view.setup.runs = "100"
     view.desk.simulate()
     assert view.rounds_pane.visible and view.sim_run.visible
+    assert view.rounds_slot.objects == [view.rounds_pane]  # in the page once there is a simulation to chart
     shares = view.rounds_chart.source.data["p"]
     assert abs(sum(shares) - 1) < 1e-9
     assert "Heroes win" in view.sim_readout.object and "<li>Wolf:" in view.sim_readout.object

@@ -226,8 +226,9 @@ def test_a_page_patch_keeps_its_other_changes_when_one_model_has_left_the_docume
     with set_curdoc(doc):
         app = KostkaApp()
         doc.add_root(app.__panel__().get_root(doc))
+        app.view_of("one-ring").charts.opened = True
     charts = [model.id for model in doc.models if isinstance(model, Plot)]
-    assert charts  # the first screen's odds chart
+    assert charts  # the first screen's odds charts, opened
     with set_curdoc(doc):
         app.state.system = "gurps"
     gone = [model_id for model_id in charts if doc.get_model_by_id(model_id) is None]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import Any
 
+import panel as pn
 import pytest
 
 from engine import one_ring
@@ -266,16 +268,21 @@ def test_the_one_ring_play_view_rolls_each_ability_from_its_row_in_each_language
     sheet.param.update(awareness="2", fav_awareness=True, name_text=XSS)
     view.view.value = "play"
     assert view.play_sheet.visible and not view.sheet.visible
-    assert len(view.play_buttons) == 24  # 18 skills, 4 combat proficiencies, Valour and Wisdom
-    row = view.play_buttons["awareness"]
-    assert (row.label, row.value, row.description) == ("Awareness", "2 ★", "Roll Awareness")
+    rows = [r["key"] for column in view.play_sheet.columns for group in column for r in group["rows"]]
+    assert len(rows) == len(set(rows)) == 24  # 18 skills, 4 combat proficiencies, Valour and Wisdom
+    assert len(view.play_sheet.columns) == 4  # three attributes' skills, then proficiencies, Valour and Wisdom
+    row = view.play_sheet.row("awareness")
+    assert (row["label"], row["value"], row["description"]) == ("Awareness", "2 ★", "Roll Awareness")
     sheet.awareness = "3"
-    assert row.value == "3 ★"  # the row follows the sheet
-    row.clicks += 1
+    assert view.play_sheet.row("awareness")["value"] == "3 ★"  # the row follows the sheet
+    view.play_sheet.press("awareness")
     assert app.state.one_ring.ability == "awareness" and app.state.one_ring.last.check.rating == 3
+    assert view.play_sheet.ack == 1  # the tap answered: the sheet takes taps again
     app.tr.lang = "ru"
-    assert (row.label, row.value, row.description) == ("Внимательность", "3 ★", "Бросок: Внимательность")
-    assert "Сила · ЦЧ 15" in view.play_titles["strength"].object
+    row = view.play_sheet.row("awareness")
+    assert (row["label"], row["value"], row["description"]) == ("Внимательность", "3 ★", "Бросок: Внимательность")
+    assert "Сила · ЦЧ 15" in view.play_sheet.titles
+    assert XSS not in str(view.play_sheet.columns)  # the hero's name is not on the rows
     view.view.value = "edit"
     assert view.sheet.visible and not view.play_sheet.visible
 
@@ -398,3 +405,50 @@ def test_the_result_panel_charts_the_check_being_set_up_as_its_inputs_change(app
     assert box.odds == ""  # the fight screen sets up no check of its own
     app.view_of("fate").switch.value = "check"
     assert "Next roll: Skill" in box.odds
+
+
+def test_only_the_sheet_shown_is_in_the_page(app):
+    """Play and Edit are not both drawn: the one not shown is left out of the layout (a switch to the
+    screen draws half as much), and comes back, with what was typed, when asked for."""
+
+    def drawn(view: Any) -> list[Any]:
+        return [o for o in view.__panel__().select() if o is view.play_sheet or o is view.sheet]
+
+    for system in ("one-ring", "gurps"):
+        view = app.view_of(system)
+        view.view.value = "edit"
+        assert drawn(view) == [view.sheet], system
+        view.view.value = "play"
+        assert drawn(view) == [view.play_sheet], system
+    view = app.view_of("one-ring")
+    view.view.value = "edit"
+    app.state.one_ring.character.awareness = "3"
+    view.view.value = "play"
+    assert view.play_sheet.row("awareness")["value"] == "3"
+    view.view.value = "edit"
+    assert [w.value for w in view.sheet.select(NumberInput) if w.label == "Awareness"] == ["3"]
+
+
+def test_each_screens_charts_fold_away_until_asked_for_and_stay_up_to_date(app):
+    from bokeh.models import Plot
+
+    def figures(view: Any) -> list[Any]:
+        return [p.object for p in view.__panel__().select(pn.pane.Bokeh) if isinstance(p.object, Plot)]
+
+    view = app.view_of("one-ring")
+    assert figures(view) == [] and view.charts.toggle.name == "Show the charts"
+    before = list(view.degree_chart.source.data["p"])
+    app.state.one_ring.character.awareness = "4"
+    assert list(view.degree_chart.source.data["p"]) != before  # kept up to date while folded
+    view.charts.toggle.clicks += 1
+    assert figures(view) == [view.degree_chart.figure, view.tn_chart.figure]
+    assert view.charts.toggle.name == "Hide the charts"
+    app.tr.lang = "cs"
+    assert view.charts.toggle.name == "Skrýt grafy"
+    view.charts.toggle.clicks += 1
+    assert figures(view) == [] and view.charts.toggle.name == "Ukázat grafy"
+    for system in ("gurps", "fate"):
+        screen = app.view_of(system)
+        assert screen.chart.figure not in figures(screen), system  # (GURPS's contest has its own chart)
+        screen.charts.opened = True
+        assert screen.chart.figure in figures(screen), system

@@ -24,6 +24,7 @@ __all__ = [
     "APP_CSS_FILE",
     "SHEET_VIEWS",
     "Binder",
+    "ChartFold",
     "NumberInput",
     "TextField",
     "button",
@@ -109,6 +110,45 @@ def button(label: str = "", kind: str = "default", **kw: Any) -> pn.widgets.Butt
     kw.setdefault("min_width", 44)
     kw.setdefault("height", 48)
     return pn.widgets.Button(name=label, button_type=kind, **kw)
+
+
+class ChartFold(pn.viewable.Viewer):
+    """A screen's charts, folded away under a *Show the charts* button until asked for.
+
+    The charts are made and kept up to date in Python either way; only an open fold puts them in
+    the page, so a screen that is shown draws none of their figures. Once opened, the fold stays
+    open (a tap on *Hide the charts* folds it again), also when the player comes back to the screen.
+    """
+
+    opened = param.Boolean(default=False)
+
+    def __init__(
+        self,
+        binder: Binder,
+        *charts: pn.viewable.Viewable,
+        show: str = N_("Show the charts"),
+        hide: str = N_("Hide the charts"),
+        **params: Any,
+    ) -> None:
+        super().__init__(**params)
+        self.charts = list(charts)
+        self.tr = binder.tr
+        self._texts = (show, hide)
+        self.toggle = button("", width=220, css_classes=["k-fold"])
+        self.toggle.on_click(lambda e: setattr(self, "opened", not self.opened))
+        self._slot = pn.Column(self.toggle, sizing_mode="stretch_width", margin=0)
+        binder.on_lang(self._label)
+        self.param.watch(self._show, "opened")
+
+    def _label(self) -> None:
+        self.toggle.name = self.tr(self._texts[self.opened])
+
+    def _show(self, *_: Any) -> None:
+        self._label()
+        self._slot.objects = [self.toggle, *self.charts] if self.opened else [self.toggle]
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._slot
 
 
 def checkbox(label: str = "", **kw: Any) -> pn.widgets.Checkbox:

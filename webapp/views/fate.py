@@ -15,6 +15,7 @@ from ..words.rolls import describe_fate_roll, tie_reading
 from .charts import ProbabilityByValueChart
 from .common import (
     Binder,
+    ChartFold,
     TextField,
     attempt,
     checkbox,
@@ -90,12 +91,14 @@ class FateView(pn.viewable.Viewer):
         self.desk.param.watch(self._show_result, "last")
         binder.on_lang(self._show_odds)
         binder.on_lang(self._show_result)
+        # folded away until asked for: the result panel charts the next roll
+        self.charts = ChartFold(binder, pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230))
         self._layout = pn.Column(
             play,
             self.roll_error,
             pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
             self.odds_readout,
-            pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
+            self.charts,
             self.result,
             sizing_mode="stretch_width",
         )

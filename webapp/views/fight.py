@@ -849,6 +849,8 @@ class FightView(pn.viewable.Viewer):
         self.rounds_pane = pn.pane.Bokeh(
             self.rounds_chart.figure, sizing_mode="stretch_width", height=200, visible=False
         )
+        # in the page only once there is a simulation to chart: opening the screen draws no figure
+        self.rounds_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         show = self._button(N_("Show this fight"), width=200)
         show.on_click(self._act(sim.open_run, message))
         self.sim_log = pane("")
@@ -874,7 +876,7 @@ class FightView(pn.viewable.Viewer):
             ),
             message,
             self.sim_readout,
-            self.rounds_pane,
+            self.rounds_slot,
             self.sim_run,
             self.sim_log,
             styles=CARD,
@@ -884,6 +886,9 @@ class FightView(pn.viewable.Viewer):
     def _show_sim(self, *_: Any) -> None:
         tr, summary = self.tr, self.desk.sim.summary
         self.sim_run.visible = self.rounds_pane.visible = bool(summary)
+        shown = [self.rounds_pane] if summary else []
+        if self.rounds_slot.objects != shown:
+            self.rounds_slot.objects = shown
         if not summary:
             self.sim_readout.object = ""
             return

@@ -29,6 +29,7 @@ from .common import (
     LESS_LABEL,
     MORE_LABEL,
     Binder,
+    ChartFold,
     TextField,
     TextInput,
     alert_html,
@@ -294,14 +295,15 @@ class GurpsView(pn.viewable.Viewer):
             N_("Add a skill"),
             roll_buttons=True,
         )
-        self.sheet = sheet = pn.Column(
+        self.sheet = pn.Column(
             name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=620, margin=(5, 10)
         )
         # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
         self.view = view_switch(binder, app.rosters["gurps"])
         self.play_sheet = self._play_sheet()
-        self.view.param.watch(self._show_view, "value")
-        self._show_view()
+        #: The sheet shown (Play or Edit) and the roll controls; the other sheet is left out of the
+        #: page until asked for, so a switch to this screen draws one of the two.
+        self.body = pn.FlexBox(flex_wrap="wrap")
 
         # -- the roll ------------------------------------------------------------------------
         self.skill = select(width=260)
@@ -431,7 +433,12 @@ class GurpsView(pn.viewable.Viewer):
             pn.Row(self.opponent, opp_level),
             self.contest_options,
             self.contest_readout,
-            self.contest_chart_slot,
+            ChartFold(
+                binder,
+                self.contest_chart_slot,
+                show=N_("Show the contest's chart"),
+                hide=N_("Hide the contest's chart"),
+            ),
             self.contest_button,
             self.contest_result,
             self.contest_share_slot,
@@ -448,12 +455,15 @@ class GurpsView(pn.viewable.Viewer):
         binder.on_lang(self._show_result)
         binder.on_lang(self._show_contest)
 
+        # folded away until asked for: the result panel charts the next roll
+        self.charts = ChartFold(
+            binder, pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230), self.legend
+        )
         self._layout = pn.Column(
             self.view,
-            pn.FlexBox(sheet, self.play_sheet, roll_panel, flex_wrap="wrap"),
+            self.body,
             self.odds_readout,
-            pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230),
-            self.legend,
+            self.charts,
             self.result,
             self.reveal,
             self.share_slot,
@@ -461,6 +471,9 @@ class GurpsView(pn.viewable.Viewer):
             contest,
             sizing_mode="stretch_width",
         )
+        self.roll_panel = roll_panel
+        self.view.param.watch(self._show_view, "value")
+        self._show_view()
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
     def _rollable(self, key: str) -> pn.viewable.Viewable:
@@ -597,6 +610,7 @@ class GurpsView(pn.viewable.Viewer):
         self._show_play()
         self.play_sheet.visible = play
         self.sheet.visible = not play
+        self.body.objects = [self.play_sheet if play else self.sheet, self.roll_panel]
 
     def _show_pools(self, *_: Any) -> None:
         for pool, pane in self.pool_states.items():

@@ -24,6 +24,7 @@ from ..words.rolls import describe_one_ring_roll
 from .charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
 from .common import (
     Binder,
+    ChartFold,
     TextField,
     alert_html,
     attempt,
@@ -37,6 +38,7 @@ from .common import (
     select,
     view_switch,
 )
+from .play import PlaySheet
 from .result import roll_button, roll_name
 
 __all__ = ["OneRingView"]
@@ -182,9 +184,13 @@ class OneRingView(pn.viewable.Viewer):
         binder.on_lang(self._show_protection_odds)
         self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
         self.play_sheet = self._play_sheet()
+        binder.on_lang(self._show_play)
         # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
         self.name_field = name
         self.view = view_switch(binder, app.rosters["one-ring"])
+        #: The sheet shown: Play's rows, or Edit's name and form. The other is left out of the page
+        #: until asked for, so a switch to this screen draws one of the two.
+        self.sheet_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         self.view.param.watch(self._show_view, "value")
         self._show_view()
 
@@ -199,7 +205,7 @@ class OneRingView(pn.viewable.Viewer):
         binder.text(self.feat_mode, "name", N_("Feat dice"))
         binder.options(self.feat_mode, FEAT_MODE_LABELS)
         self.feat_mode.link(self.desk, value="feat_mode", bidirectional=True)
-        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=150, stepper=True)
+        bonus = TextField(binder, self.desk, "bonus_dice", N_("Bonus dice (support)"), width=200, stepper=True)
         # at most one Hope a roll: a switch, not a number
         self.hope_box = hope_box = checkbox(value=self.desk.hope_spend == "1", width=230, css_classes=["spend-hope"])
         self.hope_error = html_pane("")
@@ -261,11 +267,15 @@ class OneRingView(pn.viewable.Viewer):
         self.degree_chart = BarChart(DEGREES, [BAD, GOOD, GREAT, EXTRA])
         self.tn_chart = ProbabilityByValueChart(list(range(5, 31)))
         binder.on_lang(self._chart_labels)
-        charts = pn.FlexBox(
-            pn.pane.Bokeh(self.degree_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
-            pn.pane.Bokeh(self.tn_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
-            flex_wrap="wrap",
-            sizing_mode="stretch_width",
+        # folded away until asked for: the result panel charts the next roll, and a switch to this screen draws less
+        self.charts = charts = ChartFold(
+            binder,
+            pn.FlexBox(
+                pn.pane.Bokeh(self.degree_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
+                pn.pane.Bokeh(self.tn_chart.figure, min_width=300, sizing_mode="stretch_width", height=230),
+                flex_wrap="wrap",
+                sizing_mode="stretch_width",
+            ),
         )
 
         # -- result --------------------------------------------------------------------------
@@ -294,9 +304,7 @@ class OneRingView(pn.viewable.Viewer):
 
         self._layout = pn.Column(
             self.view,
-            name,
-            self.play_sheet,
-            self.sheet,
+            self.sheet_slot,
             pn.layout.Divider(),
             roll_panel,
             self.odds_readout,
@@ -317,58 +325,55 @@ class OneRingView(pn.viewable.Viewer):
         self.hope_error.object = alert_html(error_text(tr, error)) if error is not None else ""
 
     # -- play view ----------------------------------------------------------------------------
-    def _play_sheet(self) -> pn.viewable.Viewable:
+    def _play_sheet(self) -> PlaySheet:
         """Each ability one compact row, its name and rating on a button that rolls it: the 18 skills,
         the proficiencies, Valour and Wisdom on one screen beside the result."""
-        self.play_buttons: dict[str, Any] = {}
-        self.play_titles: dict[str, pn.pane.HTML] = {}
         groups: list[tuple[str, list[str]]] = [
             (attr, [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]) for attr in one_ring.ATTRIBUTES
         ]
-        groups += [("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])]
-        columns: list[list[Any]] = []
-        for key, abilities in groups:
-            title = html_pane("", css_classes=["card-title"], margin=(2, 4))
-            self.play_titles[key] = title
-            if key != "valour-wisdom":  # Valour and Wisdom go under the proficiencies: four columns
-                columns.append([])
-            columns[-1].append(title)
-            for ability in abilities:
-                b = roll_button("", width=160, height=44, margin=(2, 3), css_classes=["k-play-row"])
+        #: the groups of each column: Valour and Wisdom go under the proficiencies (four columns)
+        self._play_columns = [*[[g] for g in groups], [("proficiencies", list(OR_PROFICIENCIES))]]
+        self._play_columns[-1].append(("valour-wisdom", ["valour", "wisdom"]))
+        sheet = PlaySheet(column_width=166, visible=False, sizing_mode="stretch_width")
 
-                def tap(_: Any, ability: str = ability) -> None:
-                    self.desk.ability = ability
-                    self.roll()
+        def tap(ability: str) -> None:
+            if ability in self._play_abilities:
+                self.desk.ability = ability
+                self.roll()
 
-                b.on_click(tap)
-                self.play_buttons[ability] = b
-                columns[-1].append(b)
-        blocks = [pn.Column(*parts, width=166, margin=0) for parts in columns]
-        watched = [*self.play_buttons, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
+        sheet.on_tap(tap)
+        self._play_abilities = {a for column in self._play_columns for _, abilities in column for a in abilities}
+        watched = [*self._play_abilities, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
         self.char.param.watch(self._show_play, watched)
-        self.binder.on_lang(self._show_play)
-        return pn.FlexBox(*blocks, flex_wrap="wrap", visible=False, sizing_mode="stretch_width")
+        return sheet
 
     def _show_play(self, *_: Any) -> None:
         tr = self.tr
-        for ability, b in self.play_buttons.items():
+
+        def row(ability: str) -> dict[str, str]:
             rating = str(getattr(self.char, ability) or "0").strip() or "0"
             star = " ★" if getattr(self.char, f"fav_{ability}", False) else ""
             label = tr(OR_LABELS[ability])
-            b.param.update(label=label, value=f"{rating}{star}")
-            b.description = roll_name(tr, label)
-        for key, title in self.play_titles.items():
+            return {"key": ability, "label": label, "value": f"{rating}{star}", "description": roll_name(tr, label)}
+
+        def title(key: str) -> str:
             if key in one_ring.ATTRIBUTES:
-                text = f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
-            else:
-                text = tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
-            title.object = f'<div class="card-title play-title">{escape(text)}</div>'
+                return f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
+            return tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+
+        columns = [
+            [{"title": title(key), "rows": [row(a) for a in abilities]} for key, abilities in column]
+            for column in self._play_columns
+        ]
+        if columns != self.play_sheet.columns:
+            self.play_sheet.columns = columns
 
     def _show_view(self, *_: Any) -> None:
         play = self.view.value == "play"
         self.play_sheet.visible = play
         self.sheet.visible = not play
         self.name_field.visible = not play
+        self.sheet_slot.objects = [self.play_sheet] if play else [self.name_field, self.sheet]
 
     # -- rows ------------------------------------------------------------------------------
     def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:

@@ -35,12 +35,36 @@ from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_
 from .charts import OUTCOME_COLOURS
 from .common import Binder
 
-__all__ = ["ResultBox", "ResultPanel", "RollButton", "roll_name"]
+__all__ = ["BUTTON_CSS", "ResultBox", "ResultPanel", "RollButton", "roll_name"]
 
 
 def roll_name(tr: Translator, ability: str) -> str:
     """The accessible name of a one-tap roll button: "Roll Awareness" (``ability`` already translated)."""
     return tr(N_("Roll {ability}"), ability=ability)
+
+
+#: The look of a one-tap roll button (also the play view's rows): a finger's size, pressed at once.
+BUTTON_CSS = """
+:host { display: block; }
+.k-btn { width: 100%; height: 100%; min-width: 44px; min-height: 44px; box-sizing: border-box; padding: 0 10px;
+  font: inherit; font-size: 18px; border-radius: 6px; cursor: pointer; touch-action: manipulation;
+  background: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a); border: 1px solid var(--k-border, #6b7781);
+  transition: transform 60ms ease-out; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.k-btn.primary { background: var(--k-accent, #0b5cad); color: var(--k-on-accent, #fff); border-color: var(--k-accent, #0b5cad);
+  font-weight: 700; }
+.k-btn:hover { filter: brightness(0.95); }
+.k-btn:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 2px; }
+.k-btn:active, .k-btn.k-pressed { transform: scale(0.94); box-shadow: inset 0 0 0 3px var(--k-accent, #0b5cad); }
+.k-btn.primary:active, .k-btn.primary.k-pressed { box-shadow: inset 0 0 0 3px var(--k-on-accent, #fff); }
+.k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
+@media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
+/* a row of the play view: the ability's name from the left, its rating at the right end */
+:host(.k-play-row) .k-btn, .k-play-row .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
+/* a phone holds two of the wider rows (GURPS skills) side by side */
+@media (max-width: 600px) { :host(.k-play-row.k-play-wide) { width: 172px !important; } }
+.k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
+.k-value { flex: 0 0 auto; font-weight: 700; }
+"""
 
 
 class RollButton(JSComponent):
@@ -120,29 +144,7 @@ export function render({ model, el }) {
 }
 """
 
-    _stylesheets: ClassVar[list[str]] = [
-        """
-:host { display: block; }
-.k-btn { width: 100%; height: 100%; min-width: 44px; min-height: 44px; box-sizing: border-box; padding: 0 10px;
-  font: inherit; font-size: 18px; border-radius: 6px; cursor: pointer; touch-action: manipulation;
-  background: var(--k-surface, #f2f4f6); color: var(--k-fg, #14171a); border: 1px solid var(--k-border, #6b7781);
-  transition: transform 60ms ease-out; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.k-btn.primary { background: var(--k-accent, #0b5cad); color: var(--k-on-accent, #fff); border-color: var(--k-accent, #0b5cad);
-  font-weight: 700; }
-.k-btn:hover { filter: brightness(0.95); }
-.k-btn:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 2px; }
-.k-btn:active, .k-btn.k-pressed { transform: scale(0.94); box-shadow: inset 0 0 0 3px var(--k-accent, #0b5cad); }
-.k-btn.primary:active, .k-btn.primary.k-pressed { box-shadow: inset 0 0 0 3px var(--k-on-accent, #fff); }
-.k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
-@media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
-/* a row of the play view: the ability's name from the left, its rating at the right end */
-:host(.k-play-row) .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
-/* a phone holds two of the wider rows (GURPS skills) side by side */
-@media (max-width: 600px) { :host(.k-play-row.k-play-wide) { width: 172px !important; } }
-.k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
-.k-value { flex: 0 0 auto; font-weight: 700; }
-"""
-    ]
+    _stylesheets: ClassVar[list[str]] = [BUTTON_CSS]
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

@@ -1,0 +1,170 @@
+"""A sheet's play view drawn by the browser from one list: each ability a one-tap row.
+
+One component for all the rows, instead of a button component per ability: a switch to a screen
+in Play draws one model where it drew some sixty (the rows, their titles and columns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import param
+from panel.custom import JSComponent
+
+from .result import BUTTON_CSS
+
+__all__ = ["PlaySheet"]
+
+
+class PlaySheet(JSComponent):
+    """Columns of titled groups of rows; each row a button with the ability's name at the left and
+    its rating at the right end, named by its ``description`` ("Roll Awareness").
+
+    ``columns`` is ``[[{"title": str, "rows": [{"key", "label", "value", "description"}]}]]``: the
+    columns, each a list of groups. The texts are set as text, never as markup. A tap is sent as
+    ``tap`` (``"<n>:<key>"``, the sheet's n-th tap); Python answers it in ``ack``. Until then the
+    tapped row stays pressed and further taps on the sheet are dropped (a second tap while a roll is
+    on its way is no second roll). Rows whose keys stay the same are updated in place, so a row
+    that has the keyboard's focus keeps it.
+    """
+
+    columns = param.List(default=[], doc="The columns of groups of rows (see the class)")
+    column_width = param.Integer(default=166)
+    row_height = param.Integer(default=44)
+    tap = param.String(default="", doc="The last tap: '<n>:<key>'")
+    ack = param.Integer(default=0, doc="The last tap Python has answered")
+
+    _priority_changes: ClassVar[list[str]] = ["tap"]
+
+    _esm = """
+export function render({ model, el }) {
+  const sheet = document.createElement("div");
+  sheet.className = "k-play-sheet";
+  el.append(sheet);
+  let buttons = new Map();  // key -> button
+  let shape = "";
+  let taps = 0, waiting = false, timer = null, pressed = null;
+  const release = () => {
+    waiting = false;
+    clearTimeout(timer);
+    if (pressed) { pressed.classList.remove("k-pressed"); pressed.removeAttribute("aria-busy"); }
+    pressed = null;
+  };
+  const fill = (b, row) => {
+    b.querySelector(".k-name").textContent = row.label;
+    b.querySelector(".k-value").textContent = row.value;
+    b.setAttribute("aria-label", row.description);
+    b.title = row.description;
+  };
+  const button = (row) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "k-btn";
+    const name = document.createElement("span");
+    name.className = "k-name";
+    const value = document.createElement("span");
+    value.className = "k-value";
+    b.append(name, value);
+    b.addEventListener("pointerdown", () => b.classList.add("k-pressed"));
+    for (const kind of ["pointerup", "pointercancel", "pointerleave"]) {
+      b.addEventListener(kind, () => { if (b !== pressed) b.classList.remove("k-pressed"); });
+    }
+    b.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (waiting) return;
+      waiting = true;
+      pressed = b;
+      b.classList.add("k-pressed");
+      b.setAttribute("aria-busy", "true");
+      timer = setTimeout(release, 8000);  // an answer lost on the way never locks the sheet
+      taps = Math.max(taps, model.ack) + 1;
+      model.tap = `${taps}:${b.dataset.key}`;
+    });
+    return b;
+  };
+  const draw = () => {
+    const columns = model.columns || [];
+    const now = JSON.stringify(columns.map((c) => c.map((g) => g.rows.map((r) => r.key))));
+    if (now === shape) {  // the same rows: new texts in place (a focused row keeps its focus)
+      for (const column of columns) for (const group of column) for (const row of group.rows) {
+        fill(buttons.get(row.key), row);
+      }
+      sheet.querySelectorAll(".play-title").forEach((title, i) => {
+        title.textContent = columns.flat()[i].title;
+      });
+      return;
+    }
+    shape = now;
+    buttons = new Map();
+    const parts = [];
+    for (const column of columns) {
+      const box = document.createElement("div");
+      box.className = "k-play-column";
+      box.style.width = `${model.column_width}px`;
+      for (const group of column) {
+        const title = document.createElement("div");
+        title.className = "card-title play-title";
+        title.textContent = group.title;
+        box.append(title);
+        for (const row of group.rows) {
+          const holder = document.createElement("div");
+          holder.className = "k-play-row";
+          holder.style.height = `${model.row_height}px`;
+          const b = button(row);
+          b.dataset.key = row.key;
+          fill(b, row);
+          buttons.set(row.key, b);
+          holder.append(b);
+          box.append(holder);
+        }
+      }
+      parts.push(box);
+    }
+    sheet.replaceChildren(...parts);
+  };
+  model.on("ack", release);
+  model.on("columns", draw);
+  draw();
+}
+"""
+
+    _stylesheets: ClassVar[list[str]] = [
+        BUTTON_CSS,
+        """
+.k-play-sheet { display: flex; flex-wrap: wrap; }
+.k-play-column { box-sizing: border-box; }
+.k-play-row { margin: 2px 3px; }
+""",
+    ]
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._callbacks: list[Callable[[str], Any]] = []
+        self.param.watch(self._tapped, "tap")
+
+    def on_tap(self, callback: Callable[[str], Any]) -> None:
+        """Call ``callback(key)`` on each tap of a row."""
+        self._callbacks.append(callback)
+
+    def press(self, key: str) -> None:
+        """Tap the row of ``key`` (as the browser does)."""
+        self.tap = f"{self.ack + 1}:{key}"
+
+    def row(self, key: str) -> dict[str, str]:
+        """The row of ``key`` as it is drawn (label, value, description)."""
+        return next(r for column in self.columns for group in column for r in group["rows"] if r["key"] == key)
+
+    @property
+    def titles(self) -> list[str]:
+        return [group["title"] for column in self.columns for group in column]
+
+    def _tapped(self, event: Any) -> None:
+        count, _, key = event.new.partition(":")
+        try:
+            if key:
+                for callback in self._callbacks:
+                    callback(key)
+        finally:
+            if count.isdigit():
+                self.ack = int(count)
