@@ -134,6 +134,7 @@ export function render({ model, el }) {
         """
 .k-play-sheet { display: flex; flex-wrap: wrap; }
 .k-play-column { box-sizing: border-box; }
+.k-play-column .play-title { margin: 6px 3px 0; }
 .k-play-row { margin: 2px 3px; }
 """,
     ]
