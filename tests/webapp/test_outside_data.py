@@ -136,6 +136,18 @@ def test_a_character_from_the_address_never_overwrites_a_stored_one():
     assert roster.names() == ["Tilda", "Tilda (2)"] and roster.current == 1
 
 
+def test_the_address_of_a_blank_sheet_leaves_the_stored_hero_on_the_sheet():
+    """A first visit writes its untouched blank sheet into the address; characters stored since (an
+    import in another tab, a file restored) are what a reload of that address shows, in Play."""
+    blank = AppState()
+    query = read_address("?" + urlencode(blank.url_state())).query
+    app = KostkaApp()
+    app.state.rosters["one-ring"].load({"current": 0, "characters": [{"name": "Tilda", "lore": "4"}]})
+    assert app.state.apply_url(query, keep_stored=True) == []
+    assert app.state.rosters["one-ring"].names() == ["Tilda"]  # no blank "Character 2" beside her
+    assert app.state.one_ring.character.lore == "4" and app.view_of("one-ring").view.value == "play"
+
+
 def test_the_address_fills_in_a_blank_character_without_a_note():
     app = AppState()
     query = read_address(address(sys="fate", name="Vera", skill="8")).query

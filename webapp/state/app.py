@@ -216,7 +216,8 @@ class AppState(param.Parameterized):
         values; bad values stay as text to correct). Returns notes for the page (msgid, params).
 
         With ``keep_stored`` (stored characters are already loaded), the address's character never
-        replaces a stored one: it selects the stored character it is the same as, fills in the
+        replaces a stored one, and an untouched blank sheet in the address changes nothing: it
+        selects the stored character it is the same as, fills in the
         roster's only character while that is still untouched, or else is added as a new character
         (a name already in use gets a number: "Tilda (2)") and a note says so.
         """
@@ -254,6 +255,8 @@ class AppState(param.Parameterized):
             )
             if same:
                 roster.select(same[0])
+            elif keep_stored and incoming == fresh:
+                pass  # an untouched blank sheet (the address of a first visit): nothing to keep, the stored hero stays
             elif not keep_stored or (
                 len(roster.characters) == 1 and as_form(form_class, roster.characters[0]) == fresh
             ):
