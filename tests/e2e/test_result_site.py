@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import CONTROLS, start
+from pages import CONTROLS, seeded, start
 from playwright.sync_api import Browser, Page, expect
+
+from webapp.state.app import AppState
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -390,5 +392,24 @@ def test_the_fate_check_is_played_from_its_first_screen(browser: Browser, site_u
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (size, box)
         roll_and_look(page, parts[-1], f"Fate & Doom @ {size}")
         assert not layout_problems(page, size), layout_problems(page, size)
+    finally:
+        context.close()
+
+
+def test_a_phone_holds_two_gurps_play_rows_side_by_side(browser: Browser, site_url: str):
+    hero = AppState()
+    hero.gurps.character.param.update(name_text="Gunnar", skills=[{"name": "Guns", "level": "13"}])
+    context = seeded(
+        browser, {"kostka.characters": hero.characters_json()}, viewport={"width": 390, "height": 844}, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=ru&sys=gurps")
+        will = page.get_by_role("button", name="Бросок: Воля", exact=True)
+        per = page.get_by_role("button", name="Бросок: Восприятие", exact=True)
+        expect(will).to_be_visible()
+        a, b = will.bounding_box(), per.bounding_box()
+        assert a and b and abs(a["y"] - b["y"]) < 1 and b["x"] > a["x"] + a["width"], (a, b)  # one line, two rows
+        assert b["x"] + b["width"] <= 390 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         context.close()

@@ -303,7 +303,9 @@ def test_a_filled_in_character_opens_in_play_and_a_new_one_in_edit(app):
     gurps = app.view_of("gurps")
     assert gurps.view.value == "edit"
     app.state.rosters["gurps"].load({"current": 0, "characters": [{"name": "Mara", "will": "12"}]})
-    assert gurps.view.value == "play" and gurps.play_sheet.visible and gurps.play_buttons["will"].value == "12"
+    assert (
+        gurps.view.value == "play" and gurps.play_sheet.visible and gurps.play_rows_sheet.row("will")["value"] == "12"
+    )
 
 
 def test_the_gurps_play_view_rolls_will_per_the_defences_and_each_skill_from_its_row(app):
@@ -317,17 +319,23 @@ def test_the_gurps_play_view_rolls_will_per_the_defences_and_each_skill_from_its
     assert view.view.value == "edit" and view.play_rows == []  # nothing drawn for a view not shown
     view.view.value = "play"
     assert view.play_sheet.visible and not view.sheet.visible
-    rows = [(b.label, b.value) for b in view.play_buttons.values()]
-    assert rows == [("Will", "12"), ("Per", "10"), ("Dodge", "8"), ("Parry", "8"), ("Block", "8")]
-    assert [(b.label, b.value, b.description) for b in view.play_rows] == [
+    rows = view.play_rows_sheet
+    fixed = rows.columns[0][0]["rows"]
+    assert [(r["label"], r["value"]) for r in fixed] == [
+        ("Will", "12"),
+        ("Per", "10"),
+        ("Dodge", "8"),
+        ("Parry", "8"),
+        ("Block", "8"),
+    ]
+    assert [(r["label"], r["value"], r["description"]) for r in view.play_rows] == [
         ("Broadsword", "14", "Roll Broadsword"),  # the unnamed row has no row here
         (XSS, "9", f"Roll {XSS}"),  # text for the button's own textContent, never markup
     ]
-    assert all("k-play-row" in b.css_classes for b in [*view.play_buttons.values(), *view.play_rows])
-    broadsword, other = view.play_rows
-    other.clicks += 1
+    assert rows.titles == ["", "Skills"] and rows.row_width > 0  # side by side
+    rows.press("skill:2")
     assert app.state.gurps.skill_index == 2 and app.state.gurps.last.roll.check.skill == 9
-    broadsword.clicks += 1  # as the ⚄ beside Broadsword on the sheet
+    rows.press("skill:0")  # as the ⚄ beside Broadsword on the sheet
     desk = app.state.gurps
     assert (desk.target, desk.skill_index, desk.last.roll.check.skill, desk.last.ability) == (
         "skill",
@@ -335,14 +343,17 @@ def test_the_gurps_play_view_rolls_will_per_the_defences_and_each_skill_from_its
         14,
         "Broadsword",
     )
-    view.play_buttons["dodge"].clicks += 1
+    rows.press("dodge")
     assert desk.target == "dodge" and desk.last.roll.check.defence and desk.last.roll.check.skill == 8
+    count = len(app.state.rolls.log.entries)
+    rows.press("skill:1")  # the unnamed skill has no row: a tap sent for it rolls nothing
+    assert len(app.state.rolls.log.entries) == count and rows.ack == int(rows.tap.partition(":")[0])
     sheet.skills = [{"name": "Broadsword", "level": "15"}, *sheet.skills[1:]]
-    assert (broadsword.label, broadsword.value) == ("Broadsword", "15")  # the row follows the sheet
+    assert (rows.row("skill:0")["label"], rows.row("skill:0")["value"]) == ("Broadsword", "15")  # follows the sheet
     app.tr.lang = "ru"
-    assert (broadsword.label, broadsword.value, broadsword.description) == ("Broadsword", "15", "Бросок: Broadsword")
-    assert (view.play_buttons["will"].label, view.play_buttons["will"].description) == ("Воля", "Бросок: Воля")
-    assert view.play_buttons["dodge"].label == "Уклонение"
+    assert rows.row("skill:0")["description"] == "Бросок: Broadsword"
+    assert (rows.row("will")["label"], rows.row("will")["description"]) == ("Воля", "Бросок: Воля")
+    assert rows.row("dodge")["label"] == "Уклонение" and rows.titles == ["", "Навыки"]
     view.view.value = "edit"
     assert view.sheet.visible and not view.play_sheet.visible
 
@@ -351,14 +362,16 @@ def test_the_gurps_play_view_draws_twenty_skill_rows_at_a_time(app):
     view = app.view_of("gurps")
     app.state.gurps.character.skills = [{"name": f"Skill no. {i + 1}", "level": str(10 + i % 5)} for i in range(50)]
     view.view.value = "play"
-    assert len(view.play_rows) == 20 and (view.play_rows[0].label, view.play_rows[0].value) == ("Skill no. 1", "10")
+    assert len(view.play_rows) == 20 and (view.play_rows[0]["label"], view.play_rows[0]["value"]) == (
+        "Skill no. 1",
+        "10",
+    )
     assert "Rows 1–20 of 50" in view.play_where.object and view.play_previous.disabled
     view.play_next.clicks += 1
     view.play_next.clicks += 1
-    assert len(view.play_rows) == 10 and view.play_rows[0].label == "Skill no. 41"
+    assert len(view.play_rows) == 10 and view.play_rows[0]["label"] == "Skill no. 41"
     assert "Rows 41–50 of 50" in view.play_where.object and view.play_next.disabled
-    assert len(view.play_skill_rows.objects) == 10 and len(view._play_slots) == 20  # the same buttons, reused
-    view.play_rows[-1].clicks += 1
+    view.play_rows_sheet.press(view.play_rows[-1]["key"])
     assert app.state.gurps.skill_index == 49 and app.state.gurps.last.ability == "Skill no. 50"
 
 

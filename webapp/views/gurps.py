@@ -43,6 +43,7 @@ from .common import (
     select,
     view_switch,
 )
+from .play import PlaySheet
 from .result import roll_button, roll_name
 
 __all__ = ["GurpsView"]
@@ -499,25 +500,16 @@ class GurpsView(pn.viewable.Viewer):
         return pn.Column(pn.Row(current, maximum, margin=0), self.pool_states[pool], margin=0)
 
     # -- play view ------------------------------------------------------------------------------
-    def _play_row(self) -> Any:
-        return roll_button("", width=210, height=44, margin=(2, 4), css_classes=["k-play-row", "k-play-wide"])
-
     def _play_sheet(self) -> pn.viewable.Viewable:
         """Will, Per, Dodge, Parry, Block and each skill with a name and a level, one compact row each
         ("Broadsword 14": the name, the level at the right end) on a button that rolls it as its ⚄ on
-        the sheet does. The skills come
-        :data:`PAGE_ROWS` at a time, by the same few buttons whichever rows they show."""
-        self.play_buttons: dict[str, Any] = {}
-        for key in (*GURPS_ROLLS, *GURPS_DEFENCES):
-            b = self._play_row()
-            b.on_click(lambda e, key=key: self.roll_target(key))
-            self.play_buttons[key] = b
+        the sheet does, all drawn by one :class:`PlaySheet`. The skills come :data:`PAGE_ROWS` at a
+        time, with *Previous rows* / *Next rows*."""
+        self.play_rows_sheet = PlaySheet(column_width=440, row_width=210, sizing_mode="stretch_width", margin=0)
+        self.play_rows_sheet.on_tap(self._play_tapped)
         self.play_start = 0
         #: the skill (its index in the sheet's list) each row on screen rolls
         self._play_skills: list[int] = []
-        self._play_slots: list[Any] = []
-        self.play_skill_rows = pn.FlexBox(flex_wrap="wrap", margin=0, sizing_mode="stretch_width")
-        self.play_title = html_pane("")
         self.play_previous = button("", width=150)
         self.binder.text(self.play_previous, "name", N_("Previous rows"))
         self.play_previous.on_click(lambda e: self.play_page(-1))
@@ -528,20 +520,19 @@ class GurpsView(pn.viewable.Viewer):
         self.play_pager = pn.FlexBox(align_items="center", flex_wrap="wrap", margin=0)
         self.char.param.watch(self._show_play, ["skills", *GURPS_ROLLS, *GURPS_DEFENCES])
         self.binder.on_lang(self._show_play)
-        return pn.Column(
-            pn.FlexBox(*self.play_buttons.values(), flex_wrap="wrap", margin=0, sizing_mode="stretch_width"),
-            self.play_title,
-            self.play_skill_rows,
-            self.play_pager,
-            width=440,
-            margin=(5, 10),
-            visible=False,
-        )
+        return pn.Column(self.play_rows_sheet, self.play_pager, width=440, margin=(5, 10), visible=False)
+
+    def _play_tapped(self, key: str) -> None:
+        if key in GURPS_ROLLS or key in GURPS_DEFENCES:
+            self.roll_target(key)
+        elif key.startswith("skill:") and key[6:].isdigit() and int(key[6:]) in self._play_skills:
+            self.roll_skill(int(key[6:]))  # a row on screen (not one the sheet has dropped since)
 
     @property
-    def play_rows(self) -> list[Any]:
-        """The skill rows of the play view on screen."""
-        return self._play_slots[: len(self._play_skills)]
+    def play_rows(self) -> list[dict[str, str]]:
+        """The skill rows of the play view on screen (key, label, value, description)."""
+        groups = self.play_rows_sheet.columns[0] if self.play_rows_sheet.columns else []
+        return list(groups[1]["rows"]) if len(groups) > 1 else []
 
     def _rollable_skills(self) -> list[int]:
         """The skills with a name and a level: the ones the play view has a row for."""
@@ -558,41 +549,32 @@ class GurpsView(pn.viewable.Viewer):
             self.play_start = start
             self._show_play()
 
-    def _play_slot(self, k: int) -> Any:
-        b = self._play_row()
-        b.on_click(lambda e, k=k: self.roll_skill(self._play_skills[k]))
-        return b
-
     def _show_play(self, *_: Any) -> None:
         if self.view.value != "play":
-            return  # drawn when the view is shown: the edit form costs no play widgets
+            return  # drawn when the view is shown
         tr = self.tr
-        for key, b in self.play_buttons.items():
+        fixed = []
+        for key in (*GURPS_ROLLS, *GURPS_DEFENCES):
             name, level = tr(GURPS_LABELS[key]), str(getattr(self.char, key) or "").strip()
             # named as the ⚄ beside the field on the sheet names it
             if key in GURPS_DEFENCES:
                 described = tr(N_("Roll {ability} (defence roll)"), ability=name)
             else:
                 described = roll_name(tr, name)
-            if (b.label, b.value, b.description) != (name, level, described):
-                b.param.update(label=name, value=level, description=described)
+            fixed.append({"key": key, "label": name, "value": level, "description": described})
         rollable = self._rollable_skills()
         if self.play_start >= len(rollable):
             self.play_start = max(0, (len(rollable) - 1) // PAGE_ROWS * PAGE_ROWS)
         self._play_skills = rollable[self.play_start : self.play_start + PAGE_ROWS]
-        while len(self._play_slots) < len(self._play_skills):
-            self._play_slots.append(self._play_slot(len(self._play_slots)))
-        for b, i in zip(self._play_slots, self._play_skills, strict=False):
+        skills = []
+        for i in self._play_skills:
             skill = self.char.skills[i]
             name, level = str(skill["name"]).strip(), str(skill["level"]).strip()
-            described = roll_name(tr, name)
-            if (b.label, b.value, b.description) != (name, level, described):
-                b.param.update(label=name, value=level, description=described)
-        if self.play_skill_rows.objects != self.play_rows:
-            self.play_skill_rows.objects = self.play_rows
-        title = f'<div class="card-title">{escape(tr(N_("Skills")))}</div>' if rollable else ""
-        if self.play_title.object != title:
-            self.play_title.object = title
+            skills.append({"key": f"skill:{i}", "label": name, "value": level, "description": roll_name(tr, name)})
+        title = tr(N_("Skills")) if rollable else ""
+        columns = [[{"title": "", "rows": fixed}, {"title": title, "rows": skills}]]
+        if self.play_rows_sheet.columns != columns:
+            self.play_rows_sheet.columns = columns
         if len(rollable) <= PAGE_ROWS:
             if self.play_pager.objects:
                 self.play_pager.objects = []

@@ -31,6 +31,7 @@ class PlaySheet(JSComponent):
 
     columns = param.List(default=[], doc="The columns of groups of rows (see the class)")
     column_width = param.Integer(default=166)
+    row_width = param.Integer(default=0, doc="Rows this wide side by side in their group (0: one a line)")
     row_height = param.Integer(default=44)
     tap = param.String(default="", doc="The last tap: '<n>:<key>'")
     ack = param.Integer(default=0, doc="The last tap Python has answered")
@@ -107,16 +108,23 @@ export function render({ model, el }) {
         title.className = "card-title play-title";
         title.textContent = group.title;
         box.append(title);
+        let rows = box;
+        if (model.row_width > 0) {  // rows side by side, as many as the column holds
+          rows = document.createElement("div");
+          rows.className = "k-flow";
+          box.append(rows);
+        }
         for (const row of group.rows) {
           const holder = document.createElement("div");
           holder.className = "k-play-row";
           holder.style.height = `${model.row_height}px`;
+          if (model.row_width > 0) holder.style.width = `${model.row_width}px`;
           const b = button(row);
           b.dataset.key = row.key;
           fill(b, row);
           buttons.set(row.key, b);
           holder.append(b);
-          box.append(holder);
+          rows.append(holder);
         }
       }
       parts.push(box);
@@ -133,9 +141,13 @@ export function render({ model, el }) {
         BUTTON_CSS,
         """
 .k-play-sheet { display: flex; flex-wrap: wrap; }
-.k-play-column { box-sizing: border-box; }
+.k-play-column { box-sizing: border-box; max-width: 100%; }
 .k-play-column .play-title { margin: 6px 3px 0; }
+.k-play-column .play-title:empty { display: none; }
 .k-play-row { margin: 2px 3px; }
+.k-flow { display: flex; flex-wrap: wrap; }
+/* a phone holds two of the wider rows (GURPS skills) side by side */
+@media (max-width: 600px) { .k-flow > .k-play-row { width: 164px !important; } }
 """,
     ]
 
