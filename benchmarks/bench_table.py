@@ -160,6 +160,28 @@ def measure(page, results: dict[str, list[float]]) -> None:
         )
 
 
+def returning_player(browser, url: str, throttle: float, stored: str | None = None):
+    """A new context and page at a returning player's start (the offline copy and the snapshot),
+    the CPU slowed ``throttle`` times; ``stored``: characters in storage from the first visit on."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    if stored is not None:
+        context.add_init_script(
+            "if (!localStorage.getItem('kostka.characters')) localStorage.setItem('kostka.characters', "
+            + json.dumps(stored)
+            + ")"
+        )
+    page = context.new_page()
+    page.goto(url)
+    bench_site.wait_ready(page)
+    bench_site.wait_cached(page)
+    page.reload()  # a returning player: the offline copy and the snapshot
+    bench_site.wait_ready(page)
+    if throttle != 1:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    return context, page
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -188,34 +210,11 @@ def main() -> int:
     with sync_playwright() as p:
         browser = p.chromium.launch(**bench_site.launch_options())
         for _ in range(args.runs):
-            context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
-            page = context.new_page()
-            page.goto(url)
-            bench_site.wait_ready(page)
-            bench_site.wait_cached(page)
-            page.reload()  # a returning player: the offline copy and the snapshot
-            bench_site.wait_ready(page)
-            if args.throttle != 1:
-                cdp = context.new_cdp_session(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            context, page = returning_player(browser, url, args.throttle)
             measure(page, results)
             context.close()
             # stored heroes: the same start with characters in the browser's storage from the first visit on
-            context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
-            context.add_init_script(
-                "if (!localStorage.getItem('kostka.characters')) localStorage.setItem('kostka.characters', "
-                + json.dumps(heroes)
-                + ")"
-            )
-            page = context.new_page()
-            page.goto(url)
-            bench_site.wait_ready(page)
-            bench_site.wait_cached(page)
-            page.reload()
-            bench_site.wait_ready(page)
-            if args.throttle != 1:
-                cdp = context.new_cdp_session(page)
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            context, page = returning_player(browser, url, args.throttle, stored=heroes)
             measure_play(page, results)
             context.close()
         browser.close()
