@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -31,6 +31,9 @@ LOADER = "#kostka-loader"
 LOADER_READY = "html[data-kostka-loader=ready]"
 LOADER_ERROR = "html[data-kostka-loader=error]"
 APP_READY = "html[data-kostka=ready]"  # the app has read the address and the stored data
+#: A screen's big Roll button, named by what it rolls ("Roll Awareness", "Roll Skill"). Its name is
+#: also the name of the ⚄ beside that ability (and of its Play row), so the tests find it by its place.
+BIG_ROLL = ".k-big-roll button"
 
 
 #: Every visible control, through all shadow roots: what it is, its box (w and h rounded to 1/10 px
@@ -70,6 +73,11 @@ CONTROLS = """() => {
   walk(document);
   return out;
 }"""
+
+
+def big_roll(page: Page) -> Locator:
+    """The big Roll button of the screen shown."""
+    return page.locator(BIG_ROLL).first
 
 
 def open_served(page: Page, url: str) -> None:

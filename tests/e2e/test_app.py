@@ -5,15 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import open_served
+from pages import big_roll, open_served
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)  # the machine running the tests may be busy
 
 
-def roll_button(page: Page, name: str = "Roll"):
-    return page.get_by_role("button", name=name, exact=True)
+def roll_button(page: Page, name: str | None = None):
+    """The button ``name``; by default the screen's big Roll button."""
+    return big_roll(page) if name is None else page.get_by_role("button", name=name, exact=True)
 
 
 def field_error(page: Page, label: str):
@@ -133,17 +134,17 @@ def test_language_switch_and_memory(page: Page, app_url: str):
     expect(roll_button(page)).to_be_visible()
     page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     page.get_by_role("button", name="Русский").click()
-    expect(roll_button(page, "Бросить")).to_be_visible()
+    expect(roll_button(page)).to_have_text("Бросок: Внимательность")
     expect(page.get_by_test_id("odds-readout")).to_contain_text("Шанс успеха")
     expect(page.get_by_label("Внимательность", exact=True)).to_be_visible()
     page.get_by_role("button", name="Čeština").click()
-    expect(roll_button(page, "Hodit")).to_be_visible()
+    expect(roll_button(page)).to_have_text("Hod: Ostražitost")
     expect(page.get_by_test_id("odds-readout")).to_contain_text("Šance na úspěch")
-    roll_button(page, "Hodit").click()
+    roll_button(page).click()
     expect(page.get_by_test_id("roll-result")).to_contain_text("Kostka činu")
     # remembered: a plain address opens in Czech
     open_served(page, app_url)
-    expect(roll_button(page, "Hodit")).to_be_visible()
+    expect(roll_button(page)).to_have_text("Hod: Ostražitost")
 
 
 def test_bad_value_shows_a_message_and_keeps_the_other_fields(page: Page, app_url: str):

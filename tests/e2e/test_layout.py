@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import CONTROLS, open_served
+from pages import CONTROLS, big_roll, open_served
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -48,7 +48,7 @@ def open_screen(page: Page, url: str, screen: str) -> None:
         page.get_by_role("button", name="Start the fight").click()
         expect(page.get_by_role("button", name="Attack", exact=True)).to_be_visible()
     if not screen.startswith("fight"):  # after a roll: the dice, and the picker of special successes if any
-        page.get_by_role("button", name="Roll", exact=True).click()
+        big_roll(page).click()
         expect(page.get_by_test_id("outcome")).to_be_visible()
         # the result floats over the lower part of a portrait screen: a tap folds it to its outcome line
         expect(page.get_by_test_id("result-outcome")).to_be_visible()

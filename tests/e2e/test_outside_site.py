@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
-from pages import STEP_TIMEOUT, seeded, start, started, storage
+from pages import STEP_TIMEOUT, big_roll, seeded, start, started, storage
 from playwright.sync_api import Browser, Page, expect
 
 from webapp.state.app import AppState
@@ -44,7 +44,7 @@ def alive(page: Page) -> None:
     page.get_by_label("Character").select_option(label="Tilda")
     # a stored hero opens in Play: Tilda's own rows (Lore 4) are on the sheet
     expect(page.get_by_role("button", name="Roll Lore", exact=True)).to_contain_text("4", timeout=STEP_TIMEOUT)
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     expect(page.get_by_test_id("roll-result").first).to_be_visible(timeout=STEP_TIMEOUT)
 
 
@@ -158,7 +158,7 @@ def test_a_name_with_format_characters_follows_one_rule(browser: Browser, site_u
     expect(name).to_have_value(ASTRONAUT + "Ada")  # the joiner of the emoji kept, the rest dropped
     page.get_by_label("Session code").fill("TABLE")
     page.get_by_label("Session code").press("Enter")
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     expect(page.get_by_test_id("roll-result").first).to_be_visible()
     expect(page.get_by_test_id("share-link")).to_be_visible()  # a link, so the name was accepted
     expect(page.get_by_text("Enter a whole number.")).to_have_count(0)
@@ -175,7 +175,7 @@ def test_ten_alike_skill_rows_out_of_range_raise_nothing(browser: Browser, site_
     # an option for each of the ten rows (the sheet's own Will, Per, Dodge, Parry and Block follow them)
     assert skill.evaluate("s => Array.from(s.options).filter(o => o.text.startsWith('a')).length") == 10
     skill.select_option(index=6)
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     page.wait_for_timeout(1000)
     assert not [e for e in errors if "RecursionError" in e or "maximum recursion" in e], errors
     context.close()
@@ -186,7 +186,7 @@ def test_the_roll_log_survives_a_reload_and_clear_and_delete_can_be_undone(brows
     page = context.new_page()
     start(page, site_url + "?lang=en&sys=fate")
     log_rows = page.get_by_test_id("log").locator("tbody tr")
-    roll = page.get_by_role("button", name="Roll", exact=True).first
+    roll = big_roll(page)
     for count in (1, 2):  # one roll after the other: a tap while a roll is on its way is ignored
         roll.click()
         expect(log_rows).to_have_count(count)

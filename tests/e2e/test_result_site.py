@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import CONTROLS, seeded, start
+from pages import CONTROLS, big_roll, seeded, start
 from playwright.sync_api import Browser, Page, expect
 
 from webapp.state.app import AppState
@@ -26,19 +26,19 @@ WORDS = {
     "en": {
         "systems": ("The One Ring", "GURPS", "Fate & Doom"),
         "rolls": ("Roll Awareness", "Roll Will", None),
-        "roll": "Roll",
+        "roll": "Roll Skill",
         "fight": "Fight",
     },
     "ru": {
         "systems": ("Единое Кольцо", "GURPS", "Судьба и Рок"),
         "rolls": ("Бросок: Внимательность", "Бросок: Воля", None),
-        "roll": "Бросить",
+        "roll": "Бросок: Навык",
         "fight": "Бой",
     },
     "cs": {
         "systems": ("Jeden prsten", "GURPS", "Osud a Zkáza"),
         "rolls": ("Hod: Ostražitost", "Hod: Vůle", None),
-        "roll": "Hodit",
+        "roll": "Hod: Dovednost",
         "fight": "Boj",
     },
 }
@@ -218,7 +218,7 @@ def test_buttons_and_the_result_read_at_wcag_aa_contrast(browser: Browser, site_
             page.get_by_role("button", name="Dark theme").click()
             page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
             page.get_by_role("button", name=re.compile("^☰")).first.click()
-        roll_and_look(page, page.get_by_role("button", name="Roll", exact=True).first, theme)
+        roll_and_look(page, big_roll(page), theme)
         page.mouse.move(0, 0)  # no button under the pointer (hover shades are not the resting colours)
         page.wait_for_timeout(500)
         found = page.evaluate(CONTRAST)
@@ -384,7 +384,7 @@ def test_the_fate_check_is_played_from_its_first_screen(browser: Browser, site_u
         parts = [
             page.get_by_label("Dovednost", exact=True),
             page.get_by_label("Obtížnost", exact=True),
-            page.get_by_role("button", name="Hodit", exact=True),
+            page.get_by_role("button", name="Hod: Dovednost", exact=True),
         ]
         for part in parts:
             expect(part).to_be_visible()

@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from pages import SERVED_TIMEOUT, open_served
+from pages import SERVED_TIMEOUT, big_roll, open_served
 from playwright.sync_api import Page, expect
 
 from engine import links
@@ -40,7 +40,7 @@ def roll_fate(page: Page, app_url: str, name: str) -> None:
     page.get_by_label("Name").first.fill(name)
     page.get_by_label("Skill", exact=True).fill("8")
     expect(page.get_by_test_id("p-success")).to_be_visible()
-    page.get_by_role("button", name="Roll", exact=True).click()
+    big_roll(page).click()
     expect(page.locator(DICE)).to_have_count(2)
 
 
@@ -92,7 +92,7 @@ def test_an_altered_link_is_marked_as_altered(page: Page, app_url: str, browser)
     open_app(cut, url[:-12])
     expect(cut.get_by_test_id("verdict")).to_have_attribute("data-status", "unreadable")
     expect(cut.get_by_test_id("verdict")).to_contain_text("This link could not be read")
-    expect(cut.get_by_role("button", name="Roll", exact=True)).to_be_enabled()
+    expect(big_roll(cut)).to_be_enabled()
     cut.context.close()
 
 
@@ -129,7 +129,7 @@ def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, bro
     page.get_by_label("Awareness", exact=True).fill("3")
     page.locator(".secret-roll input[type=checkbox]").check()
     expect(page).to_have_url(re.compile("r_secret=1"))  # the app has taken it
-    page.get_by_role("button", name="Roll", exact=True).click()
+    big_roll(page).click()
     expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     expect(page.locator(DICE)).to_have_count(0)
     expect(page.get_by_test_id("log")).to_contain_text("hidden")
@@ -190,9 +190,9 @@ def test_a_session_code_numbers_the_rolls_and_is_remembered(page: Page, app_url:
     page.get_by_label("Session code").fill("ABC")
     page.get_by_label("Session code").press("Enter")
     page.wait_for_function("() => (localStorage.getItem('kostka.session') || '').includes('ABC')")
-    page.get_by_role("button", name="Roll", exact=True).click()
+    big_roll(page).click()
     expect(page.get_by_test_id("log")).to_contain_text("Session ABC, roll no. 1")
-    page.get_by_role("button", name="Roll", exact=True).click()
+    big_roll(page).click()
     expect(page.get_by_test_id("log")).to_contain_text("Session ABC, roll no. 2")
     expect(page.get_by_test_id("numbering")).to_contain_text("Hanar: numbers 1–2 — no gaps")
     url = shared_link(page)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import start
+from pages import big_roll, start
 from playwright.sync_api import Browser, expect
 
 from engine import FateCheck, links
@@ -48,7 +48,7 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     expect(page).not_to_have_url(re.compile(r"#r="))
     # a roll of one's own: the share panel gains its QR code (a new child of a layout), and the
     # next roll changes it in place
-    roll = page.get_by_role("button", name="Roll", exact=True).first
+    roll = big_roll(page)
     roll.click()
     page.get_by_role("button", name="Show the QR code", exact=True).first.click()
     qr = page.get_by_test_id("share-qr")

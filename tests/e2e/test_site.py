@@ -22,6 +22,7 @@ from pages import (
     LOADER_READY,
     START_TIMEOUT,
     Server,
+    big_roll,
     build,
     damage_snapshot,
     start,
@@ -35,7 +36,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 # ---- how the tests find things on the page (the web app's accessible names and test ids)
 SYSTEMS = {"one-ring": "The One Ring", "gurps": "GURPS", "fate": "Fate & Doom"}
-ROLL = "Roll"
 RESULT, OUTCOME, ODDS = "roll-result", "outcome", "p-success"
 CHART = "canvas"  # Bokeh draws on <canvas> (inside shadow roots, which Playwright pierces)
 
@@ -54,7 +54,7 @@ def screen_marker(page: Page, system: str):
 
 
 def roll_button(page: Page):
-    return page.get_by_role("button", name=ROLL, exact=True).first
+    return big_roll(page)
 
 
 # ---- what a page asked for
@@ -222,7 +222,7 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(
         reload.click() if attempt == 0 else page.reload()
         started(page)
         assert runtime(page) == "boot"
-        expect(page.get_by_role("button", name="Бросить", exact=True).first).to_be_visible()
+        expect(big_roll(page)).to_contain_text("Бросок: ")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=START_TIMEOUT)
     # the wheels such a start needs were kept for offline use as they came (the service worker,
     # installed after the first start, served the second boot)
@@ -244,11 +244,11 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
     visitor's, can switch to another, and no two starts share Python's random state or a roll seed."""
     context = browser.new_context()
     draws = []
-    for lang, roll in (("ru", "Бросить"), ("cs", "Hodit")):
+    for lang, roll in (("ru", "Бросок: "), ("cs", "Hod: ")):
         tab = context.new_page()
         start(tab, server.url + f"?lang={lang}")
         assert runtime(tab) == "snapshot"
-        expect(tab.get_by_role("button", name=roll, exact=True).first).to_be_visible()
+        expect(big_roll(tab)).to_contain_text(roll)
         (worker,) = [w for w in tab.workers if urlsplit(w.url).path.endswith("/app.js")]
         draws.append(
             worker.evaluate(
@@ -259,7 +259,7 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
     assert first[0] != second[0] and first[1] != second[1], draws
     tab.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
     tab.get_by_role("button", name="English").click()  # a switch on the page, in a restored app
-    expect(tab.get_by_role("button", name="Roll", exact=True).first).to_be_visible()
+    expect(big_roll(tab)).to_be_visible()
     roll_in_each_system(tab)
     context.close()
 

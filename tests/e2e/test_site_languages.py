@@ -25,7 +25,7 @@ LOOKS = """() => {
     return {
         checkbox: style(first('input[type="checkbox"]'), "width", "height"),
         selected: style(first("button.bk-active"), "backgroundColor", "color"),
-        roll: style(first("button", (b) => /^\\s*(Roll|Бросить|Hodit)\\s*$/.test(b.textContent)),
+        roll: style(first("button", (b) => /^\\s*(Roll|Бросок:|Hod:)\\s/.test(b.textContent)),
                     "minHeight", "backgroundColor"),
         linked: all.some((el) => el.matches("link[rel=stylesheet]") && el.href.endsWith("/kostka.css")),
     };

@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from pages import START_TIMEOUT, build, start, started
+from pages import START_TIMEOUT, big_roll, build, start, started
 from playwright.sync_api import Browser, Page
 from test_site import runtime
 
@@ -137,7 +137,7 @@ def test_a_running_page_keeps_its_own_build_until_it_reloads(browser: Browser, h
     # the running page, and its app worker, still get build A's files
     assert page.evaluate(READ) == "A"
     assert app_worker(page).evaluate(READ) == "A"
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     page.get_by_test_id("roll-result").first.wait_for()
     fresh = context.new_page()  # a page opened afresh gets B
     start(fresh, host.url + "?lang=en")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import start
+from pages import big_roll, start
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -88,7 +88,7 @@ def test_a_wrong_character_in_tn_by_hand_is_marked_and_the_field_kept(tablet: Pa
 def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     page = tablet
     start(page, site_url + "?lang=en&sys=one-ring")
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     one_ring_link = page.get_by_test_id("share-link")
     expect(one_ring_link).to_be_visible()
     page.get_by_role("button", name="GURPS", exact=True).click()
@@ -96,7 +96,7 @@ def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     expect(page.get_by_test_id("share-link")).to_have_count(0)  # not the One Ring roll's link
     expect(page.get_by_test_id("share-qr")).to_have_count(0)
     page.locator("div.bk-Checkbox").filter(has_text="Secret GM roll").locator("input").check()
-    page.get_by_role("button", name="Roll", exact=True).first.click()
+    big_roll(page).click()
     expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     note = page.get_by_test_id("share-note")
     expect(note).to_contain_text("Sealed link")

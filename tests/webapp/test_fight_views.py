@@ -42,7 +42,7 @@ def labels_in_error(view):
 def test_the_fate_screen_still_offers_the_skill_check(app):
     screens = app.view_of("fate")
     assert screens.body.objects[0] == screens.check_view.__panel__()  # (its share panel under it)
-    assert screens.roll_button.label == "Roll"  # the check's parts are reachable as before
+    assert screens.roll_button.label == "Roll Skill"  # the check's parts are reachable as before
     app.tr.lang = "cs"
     assert list(screens.switch.options) == ["Zkouška dovednosti", "Boj"]
 

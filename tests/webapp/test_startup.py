@@ -187,7 +187,7 @@ def test_a_language_without_a_prepared_app_is_switched_to(page_doc, monkeypatch)
     assert len(walks) == 1
     assert doc.callbacks.hold_value == "combine" and doc.callbacks._held_events == []
     text = json.dumps(doc.to_json(), ensure_ascii=False)
-    assert '"Hodit"' in text and "Hod: " in text and '"Roll"' not in text
+    assert '"Hod: Ostražitost"' in text and '"Roll"' not in text and "Roll Awareness" not in text
 
 
 def test_a_language_switch_walks_the_document_once(monkeypatch):

@@ -97,14 +97,14 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
 
 def test_language_switch_relabels_widgets_and_charts(app):
     view = app.view_of("one-ring")
-    assert view.roll_button.label == "Roll"
+    assert view.roll_button.label == "Roll Awareness"
     app.tr.lang = "cs"
-    assert view.roll_button.label == "Hodit"
+    assert view.roll_button.label == "Hod: Ostražitost"
     assert "Ostražitost" in view.ability.options
     assert list(view.degree_chart.source.data["x"])[0] == "Neúspěch"
     assert "Šance na úspěch" in view.odds_readout.object
     app.tr.lang = "ru"
-    assert view.roll_button.label == "Бросить"
+    assert view.roll_button.label == "Бросок: Внимательность"
     assert view.tn_chart.figure.xaxis[0].axis_label == "Целевое число (ЦЧ)"
 
 
@@ -465,3 +465,25 @@ def test_each_screens_charts_fold_away_until_asked_for_and_stay_up_to_date(app):
         assert screen.chart.figure not in figures(screen), system  # (GURPS's contest has its own chart)
         screen.charts.opened = True
         assert screen.chart.figure in figures(screen), system
+
+
+def test_each_screens_big_roll_button_names_what_it_rolls_in_each_language(app):
+    one_ring_view, gurps_view, fate = (app.view_of(s) for s in ("one-ring", "gurps", "fate"))
+    big = one_ring_view.roll_button
+    assert (big.label, big.description) == ("Roll Awareness", "Roll Awareness")
+    one_ring_view.desk.ability = "axes"
+    assert big.label == "Roll Axes"
+    app.tr.lang = "ru"
+    assert big.label == "Бросок: Топоры"
+    app.tr.lang = "en"
+
+    app.state.gurps.character.skills = [{"name": XSS, "level": "14"}, {"name": "", "level": "11"}]
+    button = gurps_view.roll_button
+    assert button.label == f"Roll {XSS}"  # the name as written; the button sets it as text
+    gurps_view.skill.value = 1
+    assert button.label == "Roll Skill 2"  # a skill without a name is named by its row
+    gurps_view.skill.value = "dodge"
+    assert button.label == "Roll Dodge"
+    app.tr.lang = "cs"
+    assert button.label == "Hod: Úhyb"
+    assert fate.roll_button.label == "Hod: Dovednost"

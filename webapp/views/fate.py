@@ -25,7 +25,7 @@ from .common import (
     percent,
     secret_checkbox,
 )
-from .result import roll_button
+from .result import big_roll_button, name_big_roll
 
 __all__ = ["FateView"]
 
@@ -54,8 +54,8 @@ class FateView(pn.viewable.Viewer):
             width=330,
             margin=(5, 10),
         )
-        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
-        binder.text(self.roll_button, "label", N_("Roll"))
+        self.roll_button = big_roll_button()
+        binder.on_lang(lambda: name_big_roll(self.roll_button, tr, tr(N_("Skill"))))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         self.note = note = html_pane("")

@@ -44,7 +44,7 @@ from .common import (
     view_switch,
 )
 from .play import PlaySheet
-from .result import roll_button, roll_name
+from .result import big_roll_button, name_big_roll, roll_button, roll_name
 
 __all__ = ["GurpsView"]
 
@@ -307,6 +307,7 @@ class GurpsView(pn.viewable.Viewer):
         self.body = pn.FlexBox(flex_wrap="wrap")
 
         # -- the roll ------------------------------------------------------------------------
+        self.roll_button = big_roll_button()  # named by _skill_options, with the skill it rolls
         self.skill = select(width=260)
         binder.text(self.skill, "name", N_("Skill to roll"))
         self.char.param.watch(self._skill_options, "skills")
@@ -357,8 +358,6 @@ class GurpsView(pn.viewable.Viewer):
         self.secret.link(self.desk, value="secret", bidirectional=True)
         tries = TextField(binder, self.desk, "tries", N_("Tries"), width=90)
         self.effective = html_pane("", css_classes=["readout"])
-        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
-        binder.text(self.roll_button, "label", N_("Roll"))
         self.roll_button.on_click(lambda e: self.roll())
         self.roll_error = html_pane("")
         #: below effective skill 3 only a defence may be rolled: said right above the Roll button
@@ -633,6 +632,18 @@ class GurpsView(pn.viewable.Viewer):
             self.skill.options = options
         if options and self.skill.value != value and value in options.values():
             self.skill.value = value
+        self._name_roll()
+
+    def _name_roll(self) -> None:
+        """The big Roll button names what it rolls: the chosen skill, Will, Per or a defence."""
+        tr, desk = self.tr, self.desk
+        if desk.target != "skill":
+            name = tr(GURPS_LABELS[desk.target])
+        elif desk.skill_index < len(self.char.skills):
+            name = self.char.skills[desk.skill_index].get("name") or tr(N_("Skill {n}"), n=desk.skill_index + 1)
+        else:
+            name = tr(N_("Skill"))
+        name_big_roll(self.roll_button, tr, str(name).strip() or tr(N_("Skill {n}"), n=desk.skill_index + 1))
 
     def _skill_chosen(self, event: Any) -> None:
         if isinstance(event.new, str) and event.new != self.desk.target:

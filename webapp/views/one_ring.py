@@ -39,7 +39,7 @@ from .common import (
     view_switch,
 )
 from .play import PlaySheet
-from .result import roll_button, roll_name
+from .result import big_roll_button, name_big_roll, roll_button, roll_name
 
 __all__ = ["OneRingView"]
 
@@ -221,8 +221,10 @@ class OneRingView(pn.viewable.Viewer):
         )
         self.parry_box = pn.Column(self.parry_field, margin=0, visible=self.desk.is_attack)
         self.desk.param.watch(lambda *_: setattr(self.parry_box, "visible", self.desk.is_attack), "ability")
-        self.roll_button = roll_button("", kind="primary", width=180, height=56, margin=(5, 10))
-        binder.text(self.roll_button, "label", N_("Roll"))
+        self.roll_button = big_roll_button()
+        name_roll = lambda *_: name_big_roll(self.roll_button, tr, tr(OR_LABELS[self.desk.ability]))  # noqa: E731
+        binder.on_lang(name_roll)
+        self.desk.param.watch(name_roll, "ability")
         self.roll_button.on_click(lambda e: self.roll())
         self.summary = html_pane("", css_classes=["readout"])
         self.roll_error = html_pane("")

@@ -35,7 +35,7 @@ from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_
 from .charts import OUTCOME_COLOURS
 from .common import Binder
 
-__all__ = ["BUTTON_CSS", "ResultBox", "ResultPanel", "RollButton", "roll_name"]
+__all__ = ["BUTTON_CSS", "ResultBox", "ResultPanel", "RollButton", "big_roll_button", "name_big_roll", "roll_name"]
 
 
 def roll_name(tr: Translator, ability: str) -> str:
@@ -160,6 +160,22 @@ export function render({ model, el }) {
                 callback(event)
         finally:
             self.ack = self.clicks
+
+
+def big_roll_button(**kw: Any) -> RollButton:
+    """A screen's big *Roll* button: it rolls the check set up above it and says which ("Roll Awareness").
+
+    Its screen names it with :func:`name_big_roll` whenever the ability chosen or the language changes.
+    """
+    kw.setdefault("margin", (5, 10))
+    return RollButton(button_type="primary", width=260, height=56, css_classes=["k-big-roll"], **kw)
+
+
+def name_big_roll(button: RollButton, tr: Translator, ability: str) -> None:
+    """Show and name ``button`` as the roll of ``ability`` (already translated): "Roll Awareness"."""
+    name = roll_name(tr, ability)
+    if (button.label, button.description) != (name, name):
+        button.param.update(label=name, description=name)
 
 
 def roll_button(label: str = "⚄", *, kind: str = "default", width: int = 52, height: int = 48, **kw: Any) -> RollButton:
