@@ -65,6 +65,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     page.get_by_role("button", name="Show the charts", exact=True).click()  # folded until asked for
     page.wait_for_function(f"() => !!({LIFE_CHART})()")
     chart_before = page.evaluate(LIFE_CHART)
+    page.get_by_role("button", name="Change the hero's numbers", exact=True).click()  # folded too
     page.get_by_label("Hero's skill", exact=True).fill("9")
     expect(page.get_by_test_id("p-hero-wins")).not_to_have_text("30.2%")
     page.wait_for_function(
@@ -74,6 +75,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     assert abs(sum(page.evaluate(LIFE_CHART)) - 1) < 1e-6
 
     # bad input is refused next to its field and kept
+    page.get_by_role("button", name="Edit the monster", exact=True).click()
     page.get_by_label("Monster's life", exact=True).fill("-1")
     expect(page.get_by_label("Monster's life", exact=True)).to_have_value("-1")
     expect(
@@ -120,6 +122,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     expect(log_rows(page)).to_have_count(steps - 1)
 
     # many seeded fights, then one of them as a log
+    page.get_by_role("button", name="Show the simulation", exact=True).click()
     page.get_by_label("Runs", exact=True).fill("200")
     page.get_by_role("button", name="Simulate", exact=True).click()
     expect(page.get_by_test_id("sim-readout")).to_contain_text(
@@ -135,7 +138,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
 
 def test_russian_labels_and_an_attack(page: Page, app_url: str):
     open_fight(page, app_url + "?lang=ru&sys=fate", "Ада", "Имя", "Бой")
-    for label in ("Добавить Волка", "Создать монстра", "Начать бой", "Симулировать"):
+    for label in ("Добавить Волка", "Создать монстра", "Начать бой", "Показать симуляцию"):
         expect(page.get_by_role("button", name=label)).to_be_visible()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Поставьте в построения хотя бы одного героя и одного монстра."
@@ -155,6 +158,7 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     open_fight(page, app_url + "?lang=cs&sys=fate", "Eliška", "Jméno", "Boj")
     page.get_by_role("button", name="Vytvořit nestvůru").click()
     expect(page.get_by_test_id("generated").locator("svg.die.d6")).to_have_count(3)
+    page.get_by_role("button", name="Upravit nestvůru", exact=True).click()
     expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Nestvůra")
     place(page, "Eliška", "heroes-1-attacking")
     place(page, "Nestvůra", "monsters-1-attacking")

@@ -26,19 +26,19 @@ WORDS = {
     "en": {
         "systems": ("The One Ring", "GURPS", "Fate & Doom"),
         "rolls": ("Roll Awareness", "Roll Will", None),
-        "roll": "Roll Skill",
+        "roll": "Roll Skill with the chosen options",
         "fight": "Fight",
     },
     "ru": {
         "systems": ("Единое Кольцо", "GURPS", "Судьба и Рок"),
         "rolls": ("Бросок: Внимательность", "Бросок: Воля", None),
-        "roll": "Бросок: Навык",
+        "roll": "Бросок: Навык с выбранными настройками",
         "fight": "Бой",
     },
     "cs": {
         "systems": ("Jeden prsten", "GURPS", "Osud a Zkáza"),
         "rolls": ("Hod: Ostražitost", "Hod: Vůle", None),
-        "roll": "Hod: Dovednost",
+        "roll": "Hod: Dovednost se zvolenými možnostmi",
         "fight": "Boj",
     },
 }
@@ -129,11 +129,15 @@ def test_roll_buttons_are_named_by_what_they_roll(browser: Browser, site_url: st
         start(page, f"{site_url}?lang=en")
         for name in ("Roll Awareness", "Roll Stealth", "Roll Valour", "Roll Wisdom", "Roll Swords"):
             expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+        # the big Roll says what it rolls, and how it differs from the ⚄ beside that ability
+        expect(big_roll(page)).to_have_text("Roll Awareness")
+        expect(big_roll(page)).to_have_accessible_name("Roll Awareness with the chosen options")
         page.get_by_role("button", name="GURPS", exact=True).click()
         for name in ("Roll Will", "Roll Per", "Roll Dodge (defence roll)"):
             expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
         page.get_by_label("Skill 1", exact=True).first.fill("Broadsword")
         expect(page.get_by_role("button", name="Roll Broadsword", exact=True)).to_have_count(1)
+        expect(big_roll(page)).to_have_accessible_name("Roll Broadsword with the chosen options")
         # keyboard: the roll button takes the focus and rolls on Enter
         page.get_by_role("button", name="Roll Will", exact=True).focus()
         page.keyboard.press("Enter")
@@ -384,7 +388,7 @@ def test_the_fate_check_is_played_from_its_first_screen(browser: Browser, site_u
         parts = [
             page.get_by_label("Dovednost", exact=True),
             page.get_by_label("Obtížnost", exact=True),
-            page.get_by_role("button", name="Hod: Dovednost", exact=True),
+            page.get_by_role("button", name="Hod: Dovednost se zvolenými možnostmi", exact=True),
         ]
         for part in parts:
             expect(part).to_be_visible()

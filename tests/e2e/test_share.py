@@ -177,7 +177,7 @@ def test_a_prepared_check_link_opens_with_a_roll_button(page: Page, app_url: str
     open_app(other, url)
     expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
     expect(other.get_by_test_id("link-inputs")).to_contain_text("Awareness, rating 2, TN 13")
-    other.get_by_role("button", name="Roll", exact=True).first.click()  # the link panel comes first
+    other.get_by_role("button", name="Roll Awareness", exact=True).first.click()  # the link panel comes first
     expect(other.locator("[data-testid=link-roll-result] svg.die")).to_have_count(3)
     expect(other.get_by_test_id("log")).to_contain_text("Hanar")
     other.context.close()

@@ -85,6 +85,7 @@ def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
 
 
 def test_bad_values_are_marked_at_their_fields_and_kept(app, view):
+    view.monster_fold.opened = view.rules_fold.opened = True  # as for a player typing into them
     view.desk.monster_form.life = "-1"
     assert labels_in_error(view) == ["Monster's life — Must be from 0 to 999."]
     view.desk.monster_form.life = "9"
@@ -191,3 +192,38 @@ def test_the_creatures_the_app_names_are_named_in_the_language_on_screen(app, vi
     view.desk.monster_form.name_text = "Šedivák"  # a name typed in stays whatever the language
     app.tr.lang = "en"
     assert view.desk.names("monsters") == ["Wolf", "Wolf 2", "Monster", "Šedivák"]
+
+
+def test_opening_the_fight_screen_draws_no_number_field_until_one_is_asked_for(app, view):
+    """What is prepared before a fight (the monster's and the hero's numbers, the table's rules and
+    policies, the simulation) is folded away, and the fight's controls join the page with the fight:
+    the screen opens with the one field beside Generate a monster."""
+    shown = lambda: [w.label for w in view.__panel__().select(NumberInput)]  # noqa: E731
+    assert shown() == ["Skill modifier"]
+    folds = {
+        view.monster_fold: ("Edit the monster", "Monster's life"),
+        view.rules_fold: ("Show the fight's rules", "Hero favour per attack"),
+        view.hero_fold: ("Change the hero's numbers", "Hero's skill"),
+        view.sim_fold: ("Show the simulation", "Runs"),
+    }
+    for fold, (text, field) in folds.items():
+        assert fold.toggle.name == text and field not in shown()
+        fold.toggle.clicks += 1
+        assert field in shown() and fold.toggle.name.startswith("Hide")
+        fold.toggle.clicks += 1
+        assert field not in shown()
+    app.tr.lang = "ru"
+    assert view.monster_fold.toggle.name == "Изменить монстра"
+    app.tr.lang = "en"
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.desk.start_fight()
+    assert shown() == ["Skill modifier", "Points the attacker spends", "Points the defender spends"]
+    view.run.manual = True
+    assert "Attacker's die 1" in shown()
+    view.run.manual = False
+    assert "Attacker's die 1" not in shown()
+    view.run.attack(seed=3)
+    while view.run.next_action() is not None:
+        view.run.attack(seed=3)
+    assert view.controls_slot.objects == []  # the fight is over: no controls left

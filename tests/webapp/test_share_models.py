@@ -253,6 +253,7 @@ def test_a_prepared_check_link_opens_with_a_roll():
     other = KostkaApp()
     other.share.open(url)
     assert other.link_panel.shows(other.link_panel.roll_button)
+    assert other.link_panel.roll_button.name == "Roll Awareness"  # it says what it rolls
     assert "Awareness, rating 2, TN 15" in other.link_panel.body.object
     other.link_panel.roll()
     (entry,) = other.state.rolls.log.entries

@@ -470,11 +470,11 @@ def test_each_screens_charts_fold_away_until_asked_for_and_stay_up_to_date(app):
 def test_each_screens_big_roll_button_names_what_it_rolls_in_each_language(app):
     one_ring_view, gurps_view, fate = (app.view_of(s) for s in ("one-ring", "gurps", "fate"))
     big = one_ring_view.roll_button
-    assert (big.label, big.description) == ("Roll Awareness", "Roll Awareness")
+    assert (big.label, big.description) == ("Roll Awareness", "Roll Awareness with the chosen options")
     one_ring_view.desk.ability = "axes"
     assert big.label == "Roll Axes"
     app.tr.lang = "ru"
-    assert big.label == "Бросок: Топоры"
+    assert (big.label, big.description) == ("Бросок: Топоры", "Бросок: Топоры с выбранными настройками")
     app.tr.lang = "en"
 
     app.state.gurps.character.skills = [{"name": XSS, "level": "14"}, {"name": "", "level": "11"}]

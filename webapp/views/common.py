@@ -25,6 +25,7 @@ __all__ = [
     "SHEET_VIEWS",
     "Binder",
     "ChartFold",
+    "Fold",
     "NumberInput",
     "TextField",
     "button",
@@ -112,29 +113,25 @@ def button(label: str = "", kind: str = "default", **kw: Any) -> pn.widgets.Butt
     return pn.widgets.Button(name=label, button_type=kind, **kw)
 
 
-class ChartFold(pn.viewable.Viewer):
-    """A screen's charts, folded away under a *Show the charts* button until asked for.
+class Fold(pn.viewable.Viewer):
+    """Part of a screen folded away under a button (*Show the charts*) until asked for.
 
-    The charts are made and kept up to date in Python either way; only an open fold puts them in
-    the page, so a screen that is shown draws none of their figures. Once opened, the fold stays
-    open (a tap on *Hide the charts* folds it again), also when the player comes back to the screen.
+    What it holds is made and kept up to date in Python either way; only an open fold puts it in
+    the page, so a screen that is shown draws none of it. Once opened, the fold stays open (a tap
+    on its button, now *Hide the charts*, folds it again), also when the player comes back to the
+    screen. ``show`` and ``hide`` are the button's two texts (message ids).
     """
 
     opened = param.Boolean(default=False)
 
     def __init__(
-        self,
-        binder: Binder,
-        *charts: pn.viewable.Viewable,
-        show: str = N_("Show the charts"),
-        hide: str = N_("Hide the charts"),
-        **params: Any,
+        self, binder: Binder, *content: pn.viewable.Viewable, show: str, hide: str, width: int = 220, **params: Any
     ) -> None:
         super().__init__(**params)
-        self.charts = list(charts)
+        self.content = list(content)
         self.tr = binder.tr
         self._texts = (show, hide)
-        self.toggle = button("", width=220, css_classes=["k-fold"])
+        self.toggle = button("", width=width, css_classes=["k-fold"])
         self.toggle.on_click(lambda e: setattr(self, "opened", not self.opened))
         self._slot = pn.Column(self.toggle, sizing_mode="stretch_width", margin=0)
         binder.on_lang(self._label)
@@ -145,10 +142,24 @@ class ChartFold(pn.viewable.Viewer):
 
     def _show(self, *_: Any) -> None:
         self._label()
-        self._slot.objects = [self.toggle, *self.charts] if self.opened else [self.toggle]
+        self._slot.objects = [self.toggle, *self.content] if self.opened else [self.toggle]
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._slot
+
+
+class ChartFold(Fold):
+    """A screen's charts, folded away under *Show the charts* until asked for."""
+
+    def __init__(
+        self,
+        binder: Binder,
+        *charts: pn.viewable.Viewable,
+        show: str = N_("Show the charts"),
+        hide: str = N_("Hide the charts"),
+        **params: Any,
+    ) -> None:
+        super().__init__(binder, *charts, show=show, hide=hide, **params)
 
 
 def checkbox(label: str = "", **kw: Any) -> pn.widgets.Checkbox:

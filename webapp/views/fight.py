@@ -24,7 +24,19 @@ from ..words.fight import (
     no_extra_attack_text,
 )
 from .charts import ProbabilityByValueChart
-from .common import Binder, TextField, TextInput, alert_html, attempt, button, checkbox, html_pane, percent, select
+from .common import (
+    Binder,
+    Fold,
+    TextField,
+    TextInput,
+    alert_html,
+    attempt,
+    button,
+    checkbox,
+    html_pane,
+    percent,
+    select,
+)
 from .fight_charts import LifeLeftChart
 
 __all__ = ["FightView"]
@@ -152,10 +164,12 @@ class FightView(pn.viewable.Viewer):
         self.generated = html_pane("")
         desk.param.watch(self._show_generated, "generated")
         self.binder.on_lang(self._show_generated)
+        # the monster's numbers are prepared before the fight: folded away until asked for
+        self.monster_fold = Fold(self.binder, sheet, show=N_("Edit the monster"), hide=N_("Hide the monster's numbers"))
         return pn.Column(
             title,
             pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
-            sheet,
+            self.monster_fold,
             pn.FlexBox(
                 self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140, stepper=True, bounds=(-20, 20)),
                 life_dice,
@@ -300,6 +314,16 @@ class FightView(pn.viewable.Viewer):
             align_items="flex-end",
         )
         self._draw_plan()
+        # the table's readings and the sides' policies are chosen before the fight: folded away
+        self.rules_fold = Fold(
+            self.binder,
+            pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
+            self.halving_readout,
+            policies,
+            show=N_("Show the fight's rules"),
+            hide=N_("Hide the fight's rules"),
+            width=260,
+        )
         return pn.Column(
             title,
             help_,
@@ -308,9 +332,7 @@ class FightView(pn.viewable.Viewer):
             pn.FlexBox(*buttons, flex_wrap="wrap"),
             message,
             self.encounter_status,
-            pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
-            self.halving_readout,
-            policies,
+            self.rules_fold,
             styles=CARD,
             sizing_mode="stretch_width",
         )
@@ -541,10 +563,13 @@ class FightView(pn.viewable.Viewer):
         self.charts_slot = pn.Column(self.charts_button, sizing_mode="stretch_width", margin=0)
         desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
         self.binder.on_lang(self._show_odds)
+        self.hero_fold = Fold(
+            self.binder, sheet, show=N_("Change the hero's numbers"), hide=N_("Hide the hero's numbers"), width=260
+        )
         return pn.Column(
             title,
             note,
-            sheet,
+            self.hero_fold,
             self.odds_readout,
             self.charts_slot,
             styles=CARD,
@@ -625,7 +650,14 @@ class FightView(pn.viewable.Viewer):
             align_items="flex-end",
             visible=False,
         )
-        run.param.watch(lambda e: setattr(dice_fields, "visible", e.new), "manual")
+        # the typed dice join the page when asked for, the controls with the fight
+        dice_slot = pn.Column(margin=0, sizing_mode="stretch_width")
+
+        def typed_dice(event: Any) -> None:
+            dice_fields.visible = event.new
+            dice_slot.objects = [dice_fields] if event.new else []
+
+        run.param.watch(typed_dice, "manual")
         attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
         attack.on_click(self._act(lambda: run.attack(), message))
         recover = self._button(N_("Recover"), width=160, height=56)
@@ -644,19 +676,20 @@ class FightView(pn.viewable.Viewer):
                 flex_wrap="wrap",
                 align_items="flex-end",
             ),
-            dice_fields,
+            dice_slot,
             pn.FlexBox(attack, recover, flex_wrap="wrap"),
             sizing_mode="stretch_width",
             margin=0,
             visible=False,
         )
+        self.controls_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         run.param.watch(self._show_fight, ["version"])
         self.binder.on_lang(self._show_fight)
         return pn.Column(
             title,
             start,
             self.fight_status,
-            self.controls,
+            self.controls_slot,
             pn.FlexBox(undo, self.write_back),
             message,
             self.step,
@@ -714,7 +747,7 @@ class FightView(pn.viewable.Viewer):
                 + escape(tr(N_("Place the creatures above, then start the fight.")))
                 + "</div>"
             )
-            self.controls.visible = False
+            self._show_controls(False)
             self.undo.visible = self.write_back.visible = False
             self.step.object = ""
             return
@@ -767,9 +800,16 @@ class FightView(pn.viewable.Viewer):
             self.target.options = options
             self.target.value = na.default_target
         self.fight_status.object = status + self._lines_html(state)
-        self.controls.visible = na is not None
+        self._show_controls(na is not None)
         self.undo.visible = self.write_back.visible = True
         self._show_step()
+
+    def _show_controls(self, shown: bool) -> None:
+        """The target, points and Attack join the page while the fight runs (opening the screen draws none)."""
+        self.controls.visible = shown
+        objects = [self.controls] if shown else []
+        if self.controls_slot.objects != objects:
+            self.controls_slot.objects = objects
 
     def _show_step(self) -> None:
         tr = self.tr
@@ -865,8 +905,9 @@ class FightView(pn.viewable.Viewer):
         )
         self.binder.on_lang(self._show_sim)
         self.binder.on_lang(self._show_run)
-        return pn.Column(
-            title,
+        # many fights played out by the computer: asked for, not part of the fight at the table
+        self.sim_fold = Fold(
+            self.binder,
             pn.FlexBox(
                 self._field(self.setup, "runs", N_("Runs"), 120),
                 self._field(self.setup, "seed", N_("Seed"), 220),
@@ -879,6 +920,12 @@ class FightView(pn.viewable.Viewer):
             self.rounds_slot,
             self.sim_run,
             self.sim_log,
+            show=N_("Show the simulation"),
+            hide=N_("Hide the simulation"),
+        )
+        return pn.Column(
+            title,
+            self.sim_fold,
             styles=CARD,
             sizing_mode="stretch_width",
         )

@@ -172,10 +172,16 @@ def big_roll_button(**kw: Any) -> RollButton:
 
 
 def name_big_roll(button: RollButton, tr: Translator, ability: str) -> None:
-    """Show and name ``button`` as the roll of ``ability`` (already translated): "Roll Awareness"."""
-    name = roll_name(tr, ability)
-    if (button.label, button.description) != (name, name):
-        button.param.update(label=name, description=name)
+    """Show ``button`` as the roll of ``ability`` (already translated): "Roll Awareness".
+
+    Its accessible name adds what sets it apart from the ⚄ beside that ability, which rolls it
+    as well: "Roll Awareness with the chosen options" (the shown words first, as a voice control
+    user says them).
+    """
+    label = roll_name(tr, ability)
+    description = tr(N_("Roll {ability} with the chosen options"), ability=ability)
+    if (button.label, button.description) != (label, description):
+        button.param.update(label=label, description=description)
 
 
 def roll_button(label: str = "⚄", *, kind: str = "default", width: int = 52, height: int = 48, **kw: Any) -> RollButton:

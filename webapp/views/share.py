@@ -10,6 +10,7 @@ the QR code is the SVG ``segno`` made from our own link.
 from __future__ import annotations
 
 from html import escape
+from types import SimpleNamespace
 from typing import Any
 
 import panel as pn
@@ -26,8 +27,10 @@ from ..state.links import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..state.log import LogEntry
 from ..words.dice import dice_html
 from ..words.log import entry_texts
+from ..words.result import ability_text
 from ..words.rolls import dice_error_text
 from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
+from .result import roll_name
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "link_entry"]
 
@@ -431,6 +434,13 @@ class LinkPanel(pn.viewable.Viewer):
             self._error,
         )
 
+    def _roll_name(self, link: links.Link | None) -> str:
+        """The opened check's Roll button says what it rolls ("Roll Awareness"), as the screens' do."""
+        what = ""
+        if link is not None and link.kind is links.Kind.CHECK:
+            what = ability_text(self.tr, SimpleNamespace(kind="check", system=link.system, ability=link.label))
+        return roll_name(self.tr, what) if what else self.tr(N_("Roll"))
+
     def roll(self) -> None:
         """Roll the prepared check of the opened link (numbered when a session code is set)."""
         opened = self.share.opened
@@ -507,12 +517,9 @@ class LinkPanel(pn.viewable.Viewer):
         sealed = opened.status == "sealed"
         can_roll = link is not None and link.kind is links.Kind.CHECK and opened.status == "verified"
         self.reveal_code.name = tr(N_("Reveal code"))
-        for widget, label in (
-            (self.reveal_button, N_("Open")),
-            (self.roll_button, N_("Roll")),
-            (self.close_button, N_("Close")),
-        ):
+        for widget, label in ((self.reveal_button, N_("Open")), (self.close_button, N_("Close"))):
             widget.name = tr(label)
+        self.roll_button.name = self._roll_name(link)
         buttons = ([self.reveal_code, self.reveal_button] if sealed else []) + ([self.roll_button] if can_roll else [])
         self.buttons.objects = [*buttons, self.close_button]
         if opened.status != "sealed":
