@@ -254,6 +254,44 @@ def test_tap_a_hero_then_a_place_whatever_the_pause_between_taps(tablet: Page, s
     expect(page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))).to_be_hidden()
 
 
+@pytest.mark.parametrize("size", [(390, 844), (1024, 768)], ids=["phone", "landscape"])
+def test_a_formation_is_one_line_under_its_heads_and_opens_without_the_prepared_parts(
+    browser: Browser, site_url: str, size: tuple[int, int]
+):
+    """The heroes' two places, the front and the monsters' two places stay on one line under their
+    heads (Czech, the longest heads), inside the screen; what is prepared before a fight is folded."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 600)
+    page = context.new_page()
+    try:
+        start(page, site_url + "?lang=cs&sys=fate")
+        page.get_by_label("Jméno", exact=True).first.fill("Eliška")
+        expect(page.get_by_label("Postava", exact=True).locator("option")).to_have_text(["Eliška"])
+        page.get_by_role("button", name="Boj", exact=True).click()
+        places = [
+            page.locator(f".place-{side}-1-{pos} button")
+            for side, pos in (
+                ("heroes", "defending"),
+                ("heroes", "attacking"),
+                ("monsters", "attacking"),
+                ("monsters", "defending"),
+            )
+        ]
+        expect(places[-1]).to_be_visible()
+        boxes = [place.bounding_box() for place in places]
+        assert all(b is not None for b in boxes)
+        assert len({round(b["y"]) for b in boxes}) == 1, boxes  # one line
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= width for b in boxes), boxes
+        lefts = [b["x"] for b in boxes]
+        assert lefts == sorted(lefts), boxes  # in their order
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+        for fold in ("Upravit nestvůru", "Ukázat pravidla boje", "Změnit čísla hrdiny", "Ukázat simulaci"):
+            expect(page.get_by_role("button", name=fold, exact=True)).to_be_visible()
+        expect(page.get_by_label("Život nestvůry", exact=True)).to_have_count(0)  # folded, not in the page
+    finally:
+        context.close()
+
+
 # ---- the game master's numbering of session rolls
 
 

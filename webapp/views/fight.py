@@ -156,7 +156,7 @@ class FightView(pn.viewable.Viewer):
             flex_wrap="wrap",
             align_items="flex-end",
         )
-        life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=220, margin=(5, 10))
+        life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=280, margin=(5, 10))
         self.binder.options(life_dice, {1: N_("Life 6+1d6"), 2: N_("Life 6+2d6")})
         life_dice.link(self.setup, value="life_dice", bidirectional=True)
         generate = self._button(N_("Generate a monster"), kind="primary", width=220)
@@ -381,14 +381,15 @@ class FightView(pn.viewable.Viewer):
             cells: list[Any] = []
             for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
                 for pos in order:
-                    b = button("", width=150, css_classes=[f"place-{side}-{j + 1}-{pos}"])
+                    b = button("", width=130, css_classes=["k-place", f"place-{side}-{j + 1}-{pos}"])
                     b.on_click(
                         self._act(lambda s=side, j=j, p=pos: self.desk.plan.tap_place(s, j, p), self.plan_message)
                     )
                     self._place_buttons[(side, j, pos)] = b
                     cells.append(b)
                 if side == "heroes":
-                    cells.append(html_pane(f'<div style="text-align:center;font-weight:700">⚔ {j + 1}</div>', width=60))
+                    front = f'<div style="text-align:center;font-weight:700">⚔ {j + 1}</div>'
+                    cells.append(html_pane(front, width=50, css_classes=["k-front"]))
             row = pn.Row(*cells, margin=0)
             self._place_rows.append(row)
             self.grid.append(row)
@@ -411,7 +412,7 @@ class FightView(pn.viewable.Viewer):
             }
             self.unnamed_note = html_pane("")
             self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"], self.unnamed_note]
-            self._grid_head = html_pane("")
+            self._grid_head = html_pane("", margin=0)
             self.grid.objects = [self._grid_head]
             self._place_rows: list[pn.Row] = []
             self._place_buttons: dict[tuple[str, int, str], pn.widgets.Button] = {}
@@ -448,17 +449,12 @@ class FightView(pn.viewable.Viewer):
                 + "</div>"
             )
         )
+        # the heads stand over the places' columns (k-place-head in kostka.css: one line of four on a phone too)
         self._grid_head.object = (
-            '<div style="display:flex;gap:6px;font-weight:600">'
-            + "".join(
-                f'<div style="width:160px;text-align:center">{escape(t)}</div>'
-                for t in (tr(N_("Hero defending")), tr(N_("Hero attacking")))
-            )
-            + '<div style="width:70px"></div>'
-            + "".join(
-                f'<div style="width:160px;text-align:center">{escape(t)}</div>'
-                for t in (tr(N_("Monster attacking")), tr(N_("Monster defending")))
-            )
+            '<div class="k-place-head">'
+            + "".join(f"<div>{escape(t)}</div>" for t in (tr(N_("Hero defending")), tr(N_("Hero attacking"))))
+            + '<div class="k-front"></div>'
+            + "".join(f"<div>{escape(t)}</div>" for t in (tr(N_("Monster attacking")), tr(N_("Monster defending"))))
             + "</div>"
         )
         count = max(len(plan.heroes), len(plan.monsters))
