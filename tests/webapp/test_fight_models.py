@@ -205,6 +205,8 @@ def test_a_fallen_creature_cannot_enter_the_fight(app, desk):
 def test_duel_odds_are_the_engines_and_follow_the_hero(app, desk):
     ada = Combatant.hero("Ada", 12, 7, 3)
     assert desk.odds == duel_odds(ada, WOLF, max_rounds=30)
+    assert desk.by_spend == {}  # worked out only for its chart, once asked for
+    desk.spend_odds = True
     assert desk.by_spend == win_chance_by_spend(ada, WOLF)
     before = desk.odds.p_hero_wins
     app.fate.character.skill = "9"

@@ -17,6 +17,7 @@ def view():
     screens = app.view_of("fate")
     assert isinstance(screens, FateScreens)
     screens.switch.value = "fight"
+    screens.fight_view.rules_fold.opened = True  # the readings are chosen in the encounter's folded part
     return screens.fight_view
 
 

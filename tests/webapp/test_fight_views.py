@@ -117,6 +117,7 @@ def test_a_fight_step_shows_dice_outcome_and_log(app, view):
 
 
 def test_names_stay_text(app, view):
+    view.sim_fold.opened = True
     view.desk.monster_form.name_text = XSS
     tap(view, "heroes", "Ada")
     tap(view, "monsters", XSS)
@@ -138,12 +139,14 @@ def test_names_stay_text(app, view):
 
 
 def test_simulation_shows_rounds_and_survivors(view):
-    assert view.rounds_slot.objects == []  # no figure drawn before there is a simulation
+    assert not hasattr(view, "rounds_slot")  # the simulation's part is made when it is first asked for
+    view.sim_fold.opened = True
+    assert view.rounds_slot.objects == [] and view.rounds_chart is None  # no figure before there is a simulation
     tap(view, "heroes", "Ada")
     tap(view, "monsters", "Wolf")
     view.setup.runs = "100"
     view.desk.simulate()
-    assert view.rounds_pane.visible and view.sim_run.visible
+    assert view.sim_run.visible
     assert view.rounds_slot.objects == [view.rounds_pane]  # in the page once there is a simulation to chart
     shares = view.rounds_chart.source.data["p"]
     assert abs(sum(shares) - 1) < 1e-9
@@ -200,6 +203,8 @@ def test_opening_the_fight_screen_draws_no_number_field_until_one_is_asked_for(a
     the screen opens with the one field beside Generate a monster."""
     shown = lambda: [w.label for w in view.__panel__().select(NumberInput)]  # noqa: E731
     assert shown() == ["Skill modifier"]
+    # nor are the folded parts made before they are asked for, nor the chances by favour spent worked out
+    assert not hasattr(view, "halving_select") and not hasattr(view, "sim_readout") and view.desk.by_spend == {}
     folds = {
         view.monster_fold: ("Edit the monster", "Monster's life"),
         view.rules_fold: ("Show the fight's rules", "Hero favour per attack"),

@@ -401,8 +401,9 @@ class FightSetup(Form):
             seen.add(name)
         return Encounter.from_dict(data)
 
-    def duel(self, hero: Combatant, monster: Combatant) -> tuple[Any, dict[int, Any]]:
-        """Exact duel odds and the win chance by favour spent per attack (InputError when a field is bad)."""
+    def duel(self, hero: Combatant, monster: Combatant, by_spend: bool = True) -> tuple[Any, dict[int, Any]]:
+        """Exact duel odds and, with ``by_spend``, the win chance by favour spent per attack ({} without)
+        (InputError when a field is bad)."""
         self.held = {"hero": hero.points, "monster": monster.points}
         values = self.parse()
         for key in ("hero_attack", "hero_defence", "monster_attack", "monster_defence"):
@@ -418,10 +419,12 @@ class FightSetup(Form):
         mp = Policy(values["monster_attack"], values["monster_defence"])
         first = "hero" if self.first == "heroes" else "monster"
         odds = duel_odds(hero, monster, hp, mp, first=first, damage_rule=self.damage_rule, max_rounds=30)
-        by_spend = win_chance_by_spend(
+        if not by_spend:
+            return odds, {}
+        spends = win_chance_by_spend(
             hero, monster, mp, hero_defence_spend=values["hero_defence"], first=first, damage_rule=self.damage_rule
         )
-        return odds, by_spend
+        return odds, spends
 
 
 # -- the fight run blow by blow ----------------------------------------------------------------------------
@@ -655,7 +658,10 @@ class FightDesk(param.Parameterized):
     """
 
     odds = param.Parameter(default=None, doc="DuelOdds of the chosen hero and monster, or None")
-    by_spend = param.Dict(default={}, doc="favour spent per attack -> P(hero wins)")
+    by_spend = param.Dict(default={}, doc="favour spent per attack -> P(hero wins) ({} until spend_odds)")
+    spend_odds = param.Boolean(
+        default=False, doc="whether by_spend is worked out (four more duels, for a chart that is asked for)"
+    )
     odds_error = param.Parameter(default=None, doc="why there are no odds (an InputError), or None")
     halving_effect = param.Dict(
         default={},
@@ -683,6 +689,7 @@ class FightDesk(param.Parameterized):
         self.sim = Simulation()
         inputs = [p for p in self.hero_form.param if p not in ("name", "errors")]
         self.hero_form.param.watch(self._refresh_odds, inputs)
+        self.param.watch(self._refresh_odds, "spend_odds")
         self.monster_form.param.watch(
             self._refresh_odds, [p for p in self.monster_form.param if p not in ("name", "errors")]
         )
@@ -790,7 +797,7 @@ class FightDesk(param.Parameterized):
             return
         self.halving_effect = self._halving_effect(hero, monster)
         try:
-            odds, by_spend = self.setup.duel(hero, monster)
+            odds, by_spend = self.setup.duel(hero, monster, by_spend=self.spend_odds)
         except InputError as error:
             self.param.update(odds=None, by_spend={}, odds_error=error)
             return

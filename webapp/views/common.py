@@ -119,16 +119,25 @@ class Fold(pn.viewable.Viewer):
     What it holds is made and kept up to date in Python either way; only an open fold puts it in
     the page, so a screen that is shown draws none of it. Once opened, the fold stays open (a tap
     on its button, now *Hide the charts*, folds it again), also when the player comes back to the
-    screen. ``show`` and ``hide`` are the button's two texts (message ids).
+    screen. ``show`` and ``hide`` are the button's two texts (message ids). ``build``, if given,
+    makes the rest of what it holds when it is first opened (widgets a screen may never need).
     """
 
     opened = param.Boolean(default=False)
 
     def __init__(
-        self, binder: Binder, *content: pn.viewable.Viewable, show: str, hide: str, width: int = 220, **params: Any
+        self,
+        binder: Binder,
+        *content: pn.viewable.Viewable,
+        show: str,
+        hide: str,
+        build: Callable[[], list[pn.viewable.Viewable]] | None = None,
+        width: int = 220,
+        **params: Any,
     ) -> None:
         super().__init__(**params)
-        self.content = list(content)
+        self._content = list(content)
+        self._build = build
         self.tr = binder.tr
         self._texts = (show, hide)
         self.toggle = button("", width=width, css_classes=["k-fold"])
@@ -136,6 +145,14 @@ class Fold(pn.viewable.Viewer):
         self._slot = pn.Column(self.toggle, sizing_mode="stretch_width", margin=0)
         binder.on_lang(self._label)
         self.param.watch(self._show, "opened")
+
+    @property
+    def content(self) -> list[pn.viewable.Viewable]:
+        """What the fold holds (made now if it is made on first opening)."""
+        if self._build is not None:
+            build, self._build = self._build, None
+            self._content += build()
+        return self._content
 
     def _label(self) -> None:
         self.toggle.name = self.tr(self._texts[self.opened])

@@ -140,22 +140,30 @@ class FightView(pn.viewable.Viewer):
         delete = self._button(N_("Delete monster"), width=170)
         delete.on_click(self._act(desk.delete_monster, message))
         form = desk.monster_form
-        name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
-        self.binder.text(name, "name", N_("Monster's name"))
-        name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
-        form.param.watch(
-            lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text"
-        )
-        sheet = pn.FlexBox(
-            name,
-            self._field(form, "life", N_("Monster's life"), 130, stepper=True),
-            self._field(form, "life_max", N_("Monster's life (max)"), 150),
-            self._field(form, "skill", N_("Monster's skill"), 130, stepper=True),
-            self._field(form, "stoutness", N_("Stoutness"), 120, stepper=True),
-            self._field(form, "stoutness_max", N_("Stoutness (max)"), 140),
-            flex_wrap="wrap",
-            align_items="flex-end",
-        )
+
+        def sheet() -> list[pn.viewable.Viewable]:
+            name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
+            self.binder.text(name, "name", N_("Monster's name"))
+            name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
+            form.param.watch(
+                lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text"
+            )
+            fields = (
+                ("life", N_("Monster's life"), 130, True),
+                ("life_max", N_("Monster's life (max)"), 150, False),
+                ("skill", N_("Monster's skill"), 130, True),
+                ("stoutness", N_("Stoutness"), 120, True),
+                ("stoutness_max", N_("Stoutness (max)"), 140, False),
+            )
+            return [
+                pn.FlexBox(
+                    name,
+                    *(self._field(form, key, label, width, stepper=stepper) for key, label, width, stepper in fields),
+                    flex_wrap="wrap",
+                    align_items="flex-end",
+                )
+            ]
+
         life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=280, margin=(5, 10))
         self.binder.options(life_dice, {1: N_("Life 6+1d6"), 2: N_("Life 6+2d6")})
         life_dice.link(self.setup, value="life_dice", bidirectional=True)
@@ -164,8 +172,10 @@ class FightView(pn.viewable.Viewer):
         self.generated = html_pane("")
         desk.param.watch(self._show_generated, "generated")
         self.binder.on_lang(self._show_generated)
-        # the monster's numbers are prepared before the fight: folded away until asked for
-        self.monster_fold = Fold(self.binder, sheet, show=N_("Edit the monster"), hide=N_("Hide the monster's numbers"))
+        # the monster's numbers are prepared before the fight: folded away (and made) until asked for
+        self.monster_fold = Fold(
+            self.binder, build=sheet, show=N_("Edit the monster"), hide=N_("Hide the monster's numbers")
+        )
         return pn.Column(
             title,
             pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
@@ -278,7 +288,33 @@ class FightView(pn.viewable.Viewer):
         desk.param.watch(self._show_encounter, ["encounter_error", "balance", "pairing"])
         self.binder.on_lang(self._draw_plan)
         self.binder.on_lang(self._show_encounter)
-        first = pn.widgets.RadioButtonGroup(value="heroes", height=48, width=320, margin=(5, 10))
+        self._draw_plan()
+        # the table's readings and the sides' policies are chosen before the fight: folded away
+        # (and made) until asked for
+        self.rules_fold = Fold(
+            self.binder,
+            build=self._rules,
+            show=N_("Show the fight's rules"),
+            hide=N_("Hide the fight's rules"),
+            width=260,
+        )
+        return pn.Column(
+            title,
+            help_,
+            self.bench,
+            self.grid,
+            pn.FlexBox(*buttons, flex_wrap="wrap"),
+            message,
+            self.encounter_status,
+            self.rules_fold,
+            styles=CARD,
+            sizing_mode="stretch_width",
+        )
+
+    def _rules(self) -> list[pn.viewable.Viewable]:
+        """The table's readings (halving, a kill in a chain, damage, who strikes first) and both sides'
+        policies for points: the encounter's folded part."""
+        first = pn.widgets.RadioButtonGroup(value=self.setup.first, height=48, width=320, margin=(5, 10))
         self.binder.options(first, {"heroes": N_("Heroes strike first"), "monsters": N_("Monsters strike first")})
         first.link(self.setup, value="first", bidirectional=True)
         rule = select(width=300, value=self.setup.damage_rule)
@@ -313,29 +349,11 @@ class FightView(pn.viewable.Viewer):
             flex_wrap="wrap",
             align_items="flex-end",
         )
-        self._draw_plan()
-        # the table's readings and the sides' policies are chosen before the fight: folded away
-        self.rules_fold = Fold(
-            self.binder,
+        return [
             pn.FlexBox(halving, after_kill, flex_wrap="wrap", align_items="flex-end"),
             self.halving_readout,
             policies,
-            show=N_("Show the fight's rules"),
-            hide=N_("Hide the fight's rules"),
-            width=260,
-        )
-        return pn.Column(
-            title,
-            help_,
-            self.bench,
-            self.grid,
-            pn.FlexBox(*buttons, flex_wrap="wrap"),
-            message,
-            self.encounter_status,
-            self.rules_fold,
-            styles=CARD,
-            sizing_mode="stretch_width",
-        )
+        ]
 
     def _show_halving(self, *_: Any) -> None:
         """The halving reading in force and its effect: the hit chances against either position."""
@@ -540,15 +558,23 @@ class FightView(pn.viewable.Viewer):
                 + "</div>",
             )
         )
-        sheet = pn.FlexBox(
-            self._field(hero, "skill", N_("Hero's skill"), 120, stepper=True),
-            self._field(hero, "life", N_("Hero's life"), 120, stepper=True),
-            self._field(hero, "life_max", N_("Hero's life (max)"), 140),
-            self._field(hero, "favour", N_("Hero's favour"), 130, stepper=True),
-            self._field(hero, "favour_max", N_("Hero's favour (max)"), 160),
-            flex_wrap="wrap",
-            align_items="flex-end",
+        fields = (
+            ("skill", N_("Hero's skill"), 120, True),
+            ("life", N_("Hero's life"), 120, True),
+            ("life_max", N_("Hero's life (max)"), 140, False),
+            ("favour", N_("Hero's favour"), 130, True),
+            ("favour_max", N_("Hero's favour (max)"), 160, False),
         )
+
+        def sheet() -> list[pn.viewable.Viewable]:
+            return [
+                pn.FlexBox(
+                    *(self._field(hero, key, label, width, stepper=stepper) for key, label, width, stepper in fields),
+                    flex_wrap="wrap",
+                    align_items="flex-end",
+                )
+            ]
+
         self.odds_readout = pane("")
         # The two charts fold away until asked for: they are most of what opening the fight screen draws.
         self.life_chart: LifeLeftChart | None = None
@@ -560,7 +586,11 @@ class FightView(pn.viewable.Viewer):
         desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
         self.binder.on_lang(self._show_odds)
         self.hero_fold = Fold(
-            self.binder, sheet, show=N_("Change the hero's numbers"), hide=N_("Hide the hero's numbers"), width=260
+            self.binder,
+            build=sheet,
+            show=N_("Change the hero's numbers"),
+            hide=N_("Hide the hero's numbers"),
+            width=260,
         )
         return pn.Column(
             title,
@@ -587,6 +617,7 @@ class FightView(pn.viewable.Viewer):
         self.binder.on_lang(
             lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")), tr(N_("Chance the hero wins")))
         )
+        self.desk.spend_odds = True  # the chance by favour spent is worked out from now on (and shown)
         self._show_odds()
         self.charts_slot.objects = [
             pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
@@ -871,21 +902,25 @@ class FightView(pn.viewable.Viewer):
 
     # -- simulation ----------------------------------------------------------------------------------------------
     def _sim_card(self) -> pn.viewable.Viewable:
-        tr, sim = self.tr, self.desk.sim
+        tr = self.tr
         title = html_pane("")
         self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Simulate")))))
+        # many fights played out by the computer: asked for, not part of the fight at the table, so
+        # folded away (and made) until then
+        self.sim_fold = Fold(
+            self.binder, build=self._sim_body, show=N_("Show the simulation"), hide=N_("Hide the simulation")
+        )
+        return pn.Column(title, self.sim_fold, styles=CARD, sizing_mode="stretch_width")
+
+    def _sim_body(self) -> list[pn.viewable.Viewable]:
+        sim = self.desk.sim
         message = html_pane("")
         go = self._button(N_("Simulate"), kind="primary", width=180)
         go.on_click(self._act(self.desk.simulate, message))
         self.sim_readout = pane("")
-        self.rounds_chart = ProbabilityByValueChart([])
-        self.binder.on_lang(
-            lambda: self.rounds_chart.set_labels(tr(N_("Rounds until the end")), tr(N_("Share of fights")))
-        )
-        self.rounds_pane = pn.pane.Bokeh(
-            self.rounds_chart.figure, sizing_mode="stretch_width", height=200, visible=False
-        )
-        # in the page only once there is a simulation to chart: opening the screen draws no figure
+        self.rounds_chart: ProbabilityByValueChart | None = None  # made with the first simulation
+        self.rounds_pane: pn.pane.Bokeh | None = None
+        # in the page only once there is a simulation to chart: opening the fold draws no figure
         self.rounds_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         show = self._button(N_("Show this fight"), width=200)
         show.on_click(self._act(sim.open_run, message))
@@ -901,9 +936,7 @@ class FightView(pn.viewable.Viewer):
         )
         self.binder.on_lang(self._show_sim)
         self.binder.on_lang(self._show_run)
-        # many fights played out by the computer: asked for, not part of the fight at the table
-        self.sim_fold = Fold(
-            self.binder,
+        return [
             pn.FlexBox(
                 self._field(self.setup, "runs", N_("Runs"), 120),
                 self._field(self.setup, "seed", N_("Seed"), 220),
@@ -916,26 +949,28 @@ class FightView(pn.viewable.Viewer):
             self.rounds_slot,
             self.sim_run,
             self.sim_log,
-            show=N_("Show the simulation"),
-            hide=N_("Hide the simulation"),
-        )
-        return pn.Column(
-            title,
-            self.sim_fold,
-            styles=CARD,
-            sizing_mode="stretch_width",
-        )
+        ]
+
+    def _rounds(self) -> tuple[ProbabilityByValueChart, pn.pane.Bokeh]:
+        """The chart of rounds until the end and its pane, made for the first simulation."""
+        if self.rounds_chart is None or self.rounds_pane is None:
+            tr = self.tr
+            chart = self.rounds_chart = ProbabilityByValueChart([])
+            self.binder.on_lang(lambda: chart.set_labels(tr(N_("Rounds until the end")), tr(N_("Share of fights"))))
+            self.rounds_pane = pn.pane.Bokeh(chart.figure, sizing_mode="stretch_width", height=200)
+        return self.rounds_chart, self.rounds_pane
 
     def _show_sim(self, *_: Any) -> None:
         tr, summary = self.tr, self.desk.sim.summary
-        self.sim_run.visible = self.rounds_pane.visible = bool(summary)
-        shown = [self.rounds_pane] if summary else []
-        if self.rounds_slot.objects != shown:
-            self.rounds_slot.objects = shown
+        self.sim_run.visible = bool(summary)
         if not summary:
+            self.rounds_slot.objects = []
             self.sim_readout.object = ""
             return
-        self.rounds_chart.update({int(k): v / summary["runs"] for k, v in summary["rounds"].items()}, None)
+        chart, shown = self._rounds()
+        if self.rounds_slot.objects != [shown]:
+            self.rounds_slot.objects = [shown]
+        chart.update({int(k): v / summary["runs"] for k, v in summary["rounds"].items()}, None)
         low, high = summary["p_heroes_win_ci95"]
         survivors = "".join(f"<li>{escape(name)}: {share:.1%}</li>" for name, share in summary["survivors"].items())
         self.sim_readout.object = (
