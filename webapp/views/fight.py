@@ -824,8 +824,10 @@ class FightView(pn.viewable.Viewer):
                 halved = N_("(defending: damage halved)") if damage_halved else N_("(defending: attack halved)")
                 label = n + (" " + tr(halved) if n in na.halved_targets else "")
                 options[label] = n
-            self.target.options = options
-            self.target.value = na.default_target
+            if self.target.options != options:  # (most blows leave the targets as they were)
+                self.target.options = options
+            if self.target.value != na.default_target:
+                self.target.value = na.default_target
         self.fight_status.object = status + self._lines_html(state)
         self._show_controls(na is not None)
         self.undo.visible = self.write_back.visible = True
