@@ -80,7 +80,7 @@ SHOTS = [
         "fate.png",
         (768, 1024),
         {**VLASTA, "lang": "en"},
-        "Roll",
+        "Roll Skill with the chosen options",
     ),
     (
         "one-ring-ru-landscape.png",
@@ -99,7 +99,7 @@ SHOTS = [
         "fate-phone.png",
         (390, 844),
         {**VLASTA, "lang": "cs"},
-        "Hodit",
+        "Hod: Dovednost se zvolenými možnostmi",
     ),
 ]
 
