@@ -77,9 +77,12 @@ def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
     assert ">тяжело<" in view.encounter_status.object
     assert "Волк 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object  # the Wolf named in Russian
     assert "герой побеждает" in view.odds_readout.object
-    assert view.life_chart is None and view.charts_button in view.charts_slot.objects  # folded until asked for
-    view.charts_button.clicks += 1
-    assert [o.object for o in view.charts_slot.objects] == [view.life_chart.figure, view.spend_chart.figure]
+    assert view.life_chart is None and view.desk.by_spend == {}  # folded (and not made) until asked for
+    view.charts_fold.toggle.clicks += 1
+    assert view.charts_fold.toggle.name == "Скрыть графики"  # and folded again by the same button
+    assert [o.object for o in view.charts_fold.content] == [view.life_chart.figure, view.spend_chart.figure]
+    assert list(view.desk.by_spend) == [0, 1, 2, 3]  # worked out while the charts are open
+    assert list(view.spend_chart.source.data["p"]) == [float(p) for p in view.desk.by_spend.values()]
     assert view.life_chart.figure.xaxis.axis_label == "Жизнь в конце боя"
     assert view.spend_chart.figure.yaxis.axis_label == "Шанс победы героя"
 

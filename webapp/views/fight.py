@@ -26,6 +26,7 @@ from ..words.fight import (
 from .charts import ProbabilityByValueChart
 from .common import (
     Binder,
+    ChartFold,
     Fold,
     TextField,
     TextInput,
@@ -579,10 +580,10 @@ class FightView(pn.viewable.Viewer):
         # The two charts fold away until asked for: they are most of what opening the fight screen draws.
         self.life_chart: LifeLeftChart | None = None
         self.spend_chart: ProbabilityByValueChart | None = None
-        self.charts_button = button("", width=220)
-        self.binder.text(self.charts_button, "name", N_("Show the charts"))
-        self.charts_button.on_click(lambda e: self.open_charts())
-        self.charts_slot = pn.Column(self.charts_button, sizing_mode="stretch_width", margin=0)
+        # the duel's charts fold away until asked for (they were most of what opening the screen drew);
+        # the chance by favour spent is worked out while they are open
+        self.charts_fold = ChartFold(self.binder, build=self._duel_charts)
+        self.charts_fold.param.watch(lambda e: setattr(desk, "spend_odds", e.new), "opened")
         desk.param.watch(self._show_odds, ["odds", "by_spend", "odds_error"])
         self.binder.on_lang(self._show_odds)
         self.hero_fold = Fold(
@@ -597,31 +598,25 @@ class FightView(pn.viewable.Viewer):
             note,
             self.hero_fold,
             self.odds_readout,
-            self.charts_slot,
+            self.charts_fold,
             styles=CARD,
             sizing_mode="stretch_width",
         )
 
-    def open_charts(self) -> None:
-        """Draw the duel's charts (life left at the end, the chance by favour spent) under its odds."""
-        if self.life_chart is not None:
-            return
+    def _duel_charts(self) -> list[pn.viewable.Viewable]:
+        """The duel's charts (life left at the end, the chance by favour spent), made when first shown."""
         tr = self.tr
-        self.life_chart = LifeLeftChart()
-        self.spend_chart = ProbabilityByValueChart([0, 1, 2, 3])
+        life, spend = self.life_chart, self.spend_chart = LifeLeftChart(), ProbabilityByValueChart([0, 1, 2, 3])
         self.binder.on_lang(
-            lambda: self.life_chart.set_labels(
+            lambda: life.set_labels(
                 tr(N_("Life left at the end")), tr(N_("Chance")), tr(N_("Hero wins")), tr(N_("Monster wins"))
             )
         )
-        self.binder.on_lang(
-            lambda: self.spend_chart.set_labels(tr(N_("Favour spent per attack")), tr(N_("Chance the hero wins")))
-        )
-        self.desk.spend_odds = True  # the chance by favour spent is worked out from now on (and shown)
+        self.binder.on_lang(lambda: spend.set_labels(tr(N_("Favour spent per attack")), tr(N_("Chance the hero wins"))))
         self._show_odds()
-        self.charts_slot.objects = [
-            pn.pane.Bokeh(self.life_chart.figure, sizing_mode="stretch_width", height=240),
-            pn.pane.Bokeh(self.spend_chart.figure, sizing_mode="stretch_width", height=220),
+        return [
+            pn.pane.Bokeh(life.figure, sizing_mode="stretch_width", height=240),
+            pn.pane.Bokeh(spend.figure, sizing_mode="stretch_width", height=220),
         ]
 
     def _show_odds(self, *_: Any) -> None:
