@@ -577,7 +577,6 @@ class FightView(pn.viewable.Viewer):
             ]
 
         self.odds_readout = pane("")
-        # The two charts fold away until asked for: they are most of what opening the fight screen draws.
         self.life_chart: LifeLeftChart | None = None
         self.spend_chart: ProbabilityByValueChart | None = None
         # the duel's charts fold away until asked for (they were most of what opening the screen drew);
@@ -670,16 +669,10 @@ class FightView(pn.viewable.Viewer):
             self._field(run, "d2", N_("Defender's die 2"), 130),
             flex_wrap="wrap",
             align_items="flex-end",
-            visible=False,
         )
         # the typed dice join the page when asked for, the controls with the fight
         dice_slot = pn.Column(margin=0, sizing_mode="stretch_width")
-
-        def typed_dice(event: Any) -> None:
-            dice_fields.visible = event.new
-            dice_slot.objects = [dice_fields] if event.new else []
-
-        run.param.watch(typed_dice, "manual")
+        run.param.watch(lambda e: setattr(dice_slot, "objects", [dice_fields] if e.new else []), "manual")
         attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
         attack.on_click(self._act(lambda: run.attack(), message))
         recover = self._button(N_("Recover"), width=160, height=56)

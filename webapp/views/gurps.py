@@ -636,14 +636,16 @@ class GurpsView(pn.viewable.Viewer):
 
     def _name_roll(self) -> None:
         """The big Roll button names what it rolls: the chosen skill, Will, Per or a defence."""
-        tr, desk = self.tr, self.desk
+        tr, desk, skills = self.tr, self.desk, self.char.skills
         if desk.target != "skill":
             name = tr(GURPS_LABELS[desk.target])
-        elif desk.skill_index < len(self.char.skills):
-            name = self.char.skills[desk.skill_index].get("name") or tr(N_("Skill {n}"), n=desk.skill_index + 1)
+        elif desk.skill_index < len(skills):  # a skill without a name is named by its row, as in the list
+            name = str(skills[desk.skill_index].get("name") or "").strip() or tr(
+                N_("Skill {n}"), n=desk.skill_index + 1
+            )
         else:
             name = tr(N_("Skill"))
-        name_big_roll(self.roll_button, tr, str(name).strip() or tr(N_("Skill {n}"), n=desk.skill_index + 1))
+        name_big_roll(self.roll_button, tr, name)
 
     def _skill_chosen(self, event: Any) -> None:
         if isinstance(event.new, str) and event.new != self.desk.target:

@@ -58,10 +58,8 @@ BUTTON_CSS = """
 .k-btn.primary:active, .k-btn.primary.k-pressed { box-shadow: inset 0 0 0 3px var(--k-on-accent, #fff); }
 .k-btn:disabled { opacity: 0.5; cursor: default; transform: none; }
 @media (prefers-reduced-motion: reduce) { .k-btn { transition: none; } }
-/* a row of the play view: the ability's name from the left, its rating at the right end */
-:host(.k-play-row) .k-btn, .k-play-row .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
-/* a phone holds two of the wider rows (GURPS skills) side by side */
-@media (max-width: 600px) { :host(.k-play-row.k-play-wide) { width: 172px !important; } }
+/* a row of the play view (webapp/views/play.py): the ability's name from the left, its rating at the right end */
+.k-play-row .k-btn { display: flex; align-items: center; gap: 4px; font-size: 14px; padding: 0 6px; }
 .k-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; text-align: left; }
 .k-value { flex: 0 0 auto; font-weight: 700; }
 """
@@ -80,7 +78,6 @@ class RollButton(JSComponent):
     """
 
     label = param.String(default="")
-    value = param.String(default="", doc="A rating shown at the button's right end, never cut off ('' for none)")
     description = param.String(default="", doc="The accessible name (and tooltip); '' to use the label")
     button_type = param.Selector(default="default", objects=["default", "primary"])
     disabled = param.Boolean(default=False)
@@ -98,17 +95,7 @@ export function render({ model, el }) {
   let waiting = false;
   let timer = null;
   const show = () => {
-    if (model.value) {
-      const name = document.createElement("span");
-      name.className = "k-name";
-      name.textContent = model.label;
-      const value = document.createElement("span");
-      value.className = "k-value";
-      value.textContent = model.value;
-      b.replaceChildren(name, value);
-    } else {
-      b.textContent = model.label;
-    }
+    b.textContent = model.label;
     if (model.description) {
       b.setAttribute("aria-label", model.description);
       b.title = model.description;
@@ -139,7 +126,7 @@ export function render({ model, el }) {
     model.clicks = model.clicks + 1;
   });
   model.on("ack", release);
-  for (const name of ["label", "value", "description", "disabled", "button_type"]) model.on(name, show);
+  for (const name of ["label", "description", "disabled", "button_type"]) model.on(name, show);
   show();
 }
 """

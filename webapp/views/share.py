@@ -10,7 +10,6 @@ the QR code is the SVG ``segno`` made from our own link.
 from __future__ import annotations
 
 from html import escape
-from types import SimpleNamespace
 from typing import Any
 
 import panel as pn
@@ -27,7 +26,7 @@ from ..state.links import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..state.log import LogEntry
 from ..words.dice import dice_html
 from ..words.log import entry_texts
-from ..words.result import ability_text
+from ..words.result import check_ability_text
 from ..words.rolls import dice_error_text
 from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
 from .result import roll_name
@@ -438,7 +437,7 @@ class LinkPanel(pn.viewable.Viewer):
         """The opened check's Roll button says what it rolls ("Roll Awareness"), as the screens' do."""
         what = ""
         if link is not None and link.kind is links.Kind.CHECK:
-            what = ability_text(self.tr, SimpleNamespace(kind="check", system=link.system, ability=link.label))
+            what = check_ability_text(self.tr, link.system, link.label)
         return roll_name(self.tr, what) if what else self.tr(N_("Roll"))
 
     def roll(self) -> None:

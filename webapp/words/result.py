@@ -15,7 +15,7 @@ from ..state.one_ring import OR_DEGREE_LABELS, OR_LABELS
 from .dice import d6_pips, dice_html, dice_row
 from .log import GURPS_SHEET_ROLLS, check_texts, contest_winner_text, entry_texts
 
-__all__ = ["ability_text", "chance_of", "dice_of", "next_odds", "outcome_of"]
+__all__ = ["ability_text", "chance_of", "check_ability_text", "dice_of", "next_odds", "outcome_of"]
 
 
 def _d6s(tr: Translator, faces: Any, caption: str) -> str:
@@ -69,13 +69,18 @@ def dice_of(tr: Translator, entry: Any) -> str:
 def ability_text(tr: Translator, entry: Any) -> str:
     if entry.kind in ("fight", "dice"):
         return ""
-    if entry.system == "one-ring":
-        return tr(OR_LABELS.get(entry.ability, entry.ability))
-    if entry.system == "gurps" and entry.ability in GURPS_SHEET_ROLLS:
-        return tr(entry.ability)
-    if entry.system == "fate":  # Fate & Doom's check rolls the one skill
+    return check_ability_text(tr, entry.system, entry.ability)
+
+
+def check_ability_text(tr: Translator, system: str, ability: str) -> str:
+    """What a check of ``system`` rolls, in words ("Awareness"), from the ability it carries."""
+    if system == "one-ring":
+        return tr(OR_LABELS.get(ability, ability))
+    if system == "gurps" and ability in GURPS_SHEET_ROLLS:
+        return tr(ability)
+    if system == "fate":  # Fate & Doom's check rolls the one skill
         return tr(N_("Skill"))
-    return entry.ability
+    return ability
 
 
 def outcome_of(tr: Translator, entry: Any) -> tuple[str, str, str]:
