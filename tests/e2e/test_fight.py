@@ -27,9 +27,9 @@ def open_fight(page: Page, url: str, hero: str, name_label: str = "Name", fight:
 def place(page: Page, name: str, where: str) -> None:
     """Tap a waiting creature, then its place (e.g. ``"heroes-1-attacking"``)."""
     page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{name}$")).click()
-    expect(page.locator(".bench-heroes button.bk-btn-primary, .bench-monsters button.bk-btn-primary")).to_have_text(
-        name
-    )
+    expect(
+        page.locator(".bench-heroes button[aria-pressed=true], .bench-monsters button[aria-pressed=true]")
+    ).to_have_text(name)
     page.locator(f".place-{where} button").click()
     expect(page.locator(f".place-{where} button")).to_have_text(name)
 

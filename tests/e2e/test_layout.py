@@ -29,15 +29,18 @@ VIEWPORTS = {"portrait": (768, 1024), "landscape": (1024, 768), "phone": (390, 8
 SCREENS = ["one-ring", "gurps", "fate", "fight", "fight-run"]
 
 
-def open_screen(page: Page, url: str, screen: str) -> None:
+FIGHT = {"en": "Fight", "ru": "Бой", "cs": "Boj"}
+
+
+def open_screen(page: Page, url: str, screen: str, lang: str = "en") -> None:
     system = "fate" if screen.startswith("fight") else screen
-    open_served(page, f"{url}?lang=en&sys={system}")
+    open_served(page, f"{url}?lang={lang}&sys={system}")
     if screen == "fight-run":  # a hero and a wolf placed, the fight started: the taps of a running fight
         page.get_by_label("Name", exact=True).first.fill("Ada")
         expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
     if screen.startswith("fight"):
-        page.get_by_role("button", name="Fight", exact=True).click()
-        expect(page.get_by_role("button", name="Start the fight")).to_be_visible()
+        page.get_by_role("button", name=FIGHT[lang], exact=True).click()
+        expect(page.locator(".bench-monsters button").first).to_be_visible()
     if screen == "fight-run":
         for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
             page.locator(".bench-heroes button, .bench-monsters button").filter(
@@ -80,6 +83,29 @@ def test_every_control_is_a_touch_target_and_nothing_is_cut_off(browser: Browser
             scroll = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             if viewport == "phone" and scroll[0] > scroll[1]:
                 problems.append(f"{screen} @ phone: the page is {scroll[0]} px wide in a {scroll[1]} px window")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["ru", "cs"])
+@pytest.mark.parametrize("screen", SCREENS[:4])
+def test_longer_labels_wrap_inside_their_controls(browser: Browser, app_url: str, screen: str, lang: str):
+    """Russian and Czech labels are longer: a choice of buttons that no longer fits its line wraps,
+    and grows, rather than running under the field below it (GURPS's contest kinds in Russian on a
+    phone did)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    problems = []
+    try:
+        open_screen(page, app_url, screen, lang)
+        for viewport in ("phone", "portrait"):
+            width, height = VIEWPORTS[viewport]
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            page.wait_for_timeout(400)
+            controls = page.evaluate(CONTROLS)
+            problems += [f"{screen} @ {viewport}: {a['what']} overlaps {b['what']}" for a, b in overlapping(controls)]
     finally:
         context.close()
     assert not problems, "\n".join(problems)

@@ -48,19 +48,42 @@ def test_the_fate_screen_still_offers_the_skill_check(app):
 
 
 def test_places_are_buttons_relabelled_by_taps(view):
-    assert [b.name for b in view._bench_pool["heroes"] if b.visible] == ["Ada"]
-    tap(view, "heroes", "Ada")
-    assert view._place_buttons[("heroes", 0, "attacking")].name == "Ada"
-    assert not any(b.visible for b in view._bench_pool["heroes"])
+    board = view.board
+    assert board.waiting("heroes") == ["Ada"]
+    board.press("bench:heroes:Ada")
+    assert board.benches[0]["selected"] == "Ada" and board.ack == 1  # each tap is answered
+    board.press("place:heroes:0:attacking")
+    assert board.place("heroes", 0, "attacking")["name"] == "Ada"
+    assert board.waiting("heroes") == []
     view.desk.plan.tap_bench("monsters", "Wolf")
-    assert view._bench_pool["monsters"][0].button_type == "primary"
+    assert board.benches[1]["selected"] == "Wolf"
     view.desk.plan.tap_place("monsters", 0, "defending")
-    assert view._place_buttons[("monsters", 0, "defending")].name == "Wolf"
-    assert view._place_buttons[("monsters", 0, "attacking")].name == "empty"
+    assert board.place("monsters", 0, "defending")["name"] == "Wolf"
+    assert board.place("monsters", 0, "attacking")["name"] == "empty"
     view.desk.plan.add_formation("heroes")
-    hidden = view._place_buttons[("monsters", 1, "attacking")]
-    assert hidden.disabled and hidden.styles == {"visibility": "hidden"}
+    assert board.place("monsters", 1, "attacking") == {"name": "", "selected": False, "hidden": True}
     assert "Formation 2 of the heroes is empty" in view.encounter_status.object
+    assert board.heads == ["Hero defending", "Hero attacking", "Monster attacking", "Monster defending"]
+
+
+def test_a_tap_the_board_cannot_read_changes_nothing_and_is_answered(view):
+    board = view.board
+    before = (board.benches, board.lines)
+    for what in ("bench:heroes", "place:heroes:x:attacking", "place:heroes:0", "nonsense", ""):
+        board.press(what)
+        assert board.ack == int(board.tap.partition(":")[0])
+    assert (board.benches, board.lines) == before
+    board.press("place:heroes:7:attacking")  # no such formation: told, not crashed
+    assert board.lines == before[1]
+
+
+def test_a_name_with_markup_or_a_colon_stays_a_name_on_the_board(app, view):
+    app.state.fate.character.name_text = XSS + ":2"
+    board = view.board
+    assert board.waiting("heroes") == [XSS + ":2"]
+    board.press(f"bench:heroes:{XSS}:2")
+    board.press("place:heroes:0:attacking")
+    assert board.place("heroes", 0, "attacking")["name"] == XSS + ":2"
 
 
 def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):

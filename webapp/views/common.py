@@ -179,6 +179,16 @@ class ChartFold(Fold):
         super().__init__(binder, *charts, show=show, hide=hide, **params)
 
 
+def choice(**kw: Any) -> pn.widgets.RadioButtonGroup:
+    """One of a few options as buttons side by side. Its ``height`` is that of one line of buttons:
+    a group too wide for its screen wraps and grows (kostka.css ``.k-choice``), instead of running
+    under what follows it."""
+    kw.setdefault("height", 48)
+    kw["css_classes"] = ["k-choice", *kw.get("css_classes", [])]
+    kw["styles"] = {"--k-choice-line": f"{kw['height']}px", **kw.get("styles", {})}
+    return pn.widgets.RadioButtonGroup(**kw)
+
+
 def checkbox(label: str = "", **kw: Any) -> pn.widgets.Checkbox:
     kw.setdefault("height", 44)
     return pn.widgets.Checkbox(name=label, **kw)
@@ -567,7 +577,7 @@ def view_switch(binder: Binder, roster: Any) -> pn.widgets.RadioButtonGroup:
     """Play or Edit, one tap apart above a sheet. A character that has been filled in opens in Play
     (a stored or imported hero, the one chosen from the list); a new one in Edit, where it is
     filled in. The player's own choice stands until another character is put on the sheet."""
-    view = pn.widgets.RadioButtonGroup(height=44, width=220, css_classes=["k-view"])
+    view = choice(height=44, width=220, css_classes=["k-view"])
     binder.options(view, SHEET_VIEWS)
 
     def first_view(*_: Any) -> None:

@@ -34,10 +34,12 @@ from .common import (
     attempt,
     button,
     checkbox,
+    choice,
     html_pane,
     percent,
     select,
 )
+from .encounter import PLACES, EncounterBoard
 from .fight_charts import LifeLeftChart
 
 __all__ = ["FightView"]
@@ -114,7 +116,7 @@ class FightView(pn.viewable.Viewer):
         return FightField(self.binder, model, pname, label, width=width, **kw)
 
     def _button(self, label: str, kind: str = "default", width: int = 200, **kw: Any) -> pn.widgets.Button:
-        b = button("", kind=kind, width=width, **kw)
+        b = button("", kind=kind, min_width=width, **kw)  # as wide as its label needs, in any language
         self.binder.text(b, "name", label)
         return b
 
@@ -165,7 +167,7 @@ class FightView(pn.viewable.Viewer):
                 )
             ]
 
-        life_dice = pn.widgets.RadioButtonGroup(value=1, height=48, width=280, margin=(5, 10))
+        life_dice = choice(value=1, height=48, width=280, margin=(5, 10))
         self.binder.options(life_dice, {1: N_("Life 6+1d6"), 2: N_("Life 6+2d6")})
         life_dice.link(self.setup, value="life_dice", bidirectional=True)
         generate = self._button(N_("Generate a monster"), kind="primary", width=220)
@@ -262,10 +264,11 @@ class FightView(pn.viewable.Viewer):
         self.halving_readout = pane("")
         desk.param.watch(self._show_halving, ["halving_effect"])
         self.binder.on_lang(self._show_halving)
-        self.bench = pn.Column(sizing_mode="stretch_width", margin=0)
-        self.grid = pn.Column(sizing_mode="stretch_width", margin=0)
         message = html_pane("")
         self.plan_message = message
+        self.board = EncounterBoard(sizing_mode="stretch_width", margin=(0, 5))
+        self.board.on_tap(self._board_tapped)
+        self.unnamed_note = html_pane("")
         buttons = []
         for side, add_label, remove_label in (
             ("heroes", N_("Add a hero formation"), N_("Remove the last hero formation")),
@@ -302,8 +305,8 @@ class FightView(pn.viewable.Viewer):
         return pn.Column(
             title,
             help_,
-            self.bench,
-            self.grid,
+            self.board,
+            self.unnamed_note,
             pn.FlexBox(*buttons, flex_wrap="wrap"),
             message,
             self.encounter_status,
@@ -315,7 +318,7 @@ class FightView(pn.viewable.Viewer):
     def _rules(self) -> list[pn.viewable.Viewable]:
         """The table's readings (halving, a kill in a chain, damage, who strikes first) and both sides'
         policies for points: the encounter's folded part."""
-        first = pn.widgets.RadioButtonGroup(value=self.setup.first, height=48, width=320, margin=(5, 10))
+        first = choice(value=self.setup.first, height=48, width=320, margin=(5, 10))
         self.binder.options(first, {"heroes": N_("Heroes strike first"), "monsters": N_("Monsters strike first")})
         first.link(self.setup, value="first", bidirectional=True)
         rule = select(width=300, value=self.setup.damage_rule)
@@ -380,74 +383,34 @@ class FightView(pn.viewable.Viewer):
             text += "<br>" + "<br>".join(escape(line) for line in lines)
         self.halving_readout.object = f'<div class="note" data-testid="halving-effect">{text}</div>'
 
-    # Buttons are made once and then only relabelled or hidden: replacing widgets while a finger taps
-    # would drop the tap.
-    def _bench_button(self, side: str, i: int) -> pn.widgets.Button:
-        pool = self._bench_pool[side]
-        while len(pool) <= i:
-            j = len(pool)
-            b = button("", width=150, css_classes=[f"bench-{side}"])
-            b.on_click(
-                self._act(lambda s=side, j=j: self.desk.plan.tap_bench(s, self._bench_names[s][j]), self.plan_message)
-            )
-            pool.append(b)
-            self._bench_rows[side].append(b)
-        return pool[i]
-
-    def _place_row(self, k: int) -> pn.Row:
-        while len(self._place_rows) <= k:
-            j = len(self._place_rows)
-            cells: list[Any] = []
-            for side, order in (("heroes", ("defending", "attacking")), ("monsters", ("attacking", "defending"))):
-                for pos in order:
-                    b = button("", width=130, css_classes=["k-place", f"place-{side}-{j + 1}-{pos}"])
-                    b.on_click(
-                        self._act(lambda s=side, j=j, p=pos: self.desk.plan.tap_place(s, j, p), self.plan_message)
-                    )
-                    self._place_buttons[(side, j, pos)] = b
-                    cells.append(b)
-                if side == "heroes":
-                    front = f'<div style="text-align:center;font-weight:700">⚔ {j + 1}</div>'
-                    cells.append(html_pane(front, width=50, css_classes=["k-front"]))
-            row = pn.Row(*cells, margin=0)
-            self._place_rows.append(row)
-            self.grid.append(row)
-        return self._place_rows[k]
+    def _board_tapped(self, parts: list[str]) -> None:
+        """A tap on the board: a creature on its bench, or a formation's place. A tap on what is no
+        longer there (the board changed on its way) changes nothing."""
+        plan, side = self.desk.plan, parts[1]
+        if side not in ("heroes", "monsters"):
+            return
+        if parts[0] == "bench":
+            name = parts[2]
+            if name in self.desk.bench(side):
+                self._act(lambda: plan.tap_bench(side, name), self.plan_message)()
+            return
+        k, pos = parts[2], parts[3]
+        if k.isdigit() and int(k) < len(getattr(plan, side)) and pos in ("attacking", "defending"):
+            self._act(lambda: plan.tap_place(side, int(k), pos), self.plan_message)()
 
     def _draw_plan(self, *_: Any) -> None:
         tr, desk, plan = self.tr, self.desk, self.desk.plan
-        if not hasattr(self, "_bench_pool"):
-            self._bench_pool: dict[str, list[pn.widgets.Button]] = {"heroes": [], "monsters": []}
-            self._bench_names: dict[str, list[str]] = {"heroes": [], "monsters": []}
-            self._bench_labels = {side: html_pane("", width=170) for side in ("heroes", "monsters")}
-            self._bench_empty = {
-                side: html_pane('<div class="muted">—</div>', width=40) for side in ("heroes", "monsters")
-            }
-            self._bench_rows = {
-                side: pn.FlexBox(
-                    self._bench_labels[side], self._bench_empty[side], flex_wrap="wrap", align_items="center"
-                )
-                for side in ("heroes", "monsters")
-            }
-            self.unnamed_note = html_pane("")
-            self.bench.objects = [self._bench_rows["heroes"], self._bench_rows["monsters"], self.unnamed_note]
-            self._grid_head = html_pane("", margin=0)
-            self.grid.objects = [self._grid_head]
-            self._place_rows: list[pn.Row] = []
-            self._place_buttons: dict[tuple[str, int, str], pn.widgets.Button] = {}
+        benches = []
         for side in ("heroes", "monsters"):
-            names = desk.bench(side)
-            self._bench_names[side] = names
-            self._bench_labels[
-                side
-            ].object = f'<div class="muted">{escape(tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])))}</div>'
-            self._bench_empty[side].visible = not names
-            for i, n in enumerate(names):
-                b = self._bench_button(side, i)
-                selected = plan.selected == ("bench", side, n)
-                b.param.update(name=n, button_type="primary" if selected else "default", visible=True)
-            for b in self._bench_pool[side][len(names) :]:
-                b.visible = False
+            selected = plan.selected or ()
+            benches.append(
+                {
+                    "side": side,
+                    "label": tr(N_("Waiting: {side}"), side=tr(SIDE_LABELS[side])),
+                    "names": desk.bench(side),
+                    "selected": selected[2] if selected[:2] == ("bench", side) else "",
+                }
+            )
         # a creature needs a name to stand in a place: say which ones cannot join, and why
         unnamed = [tr(N_("Character {n}"), n=i + 1) for i in desk.unnamed("heroes")] + [
             tr(N_("Monster {n}"), n=i + 1) for i in desk.unnamed("monsters")
@@ -468,33 +431,30 @@ class FightView(pn.viewable.Viewer):
                 + "</div>"
             )
         )
-        # the heads stand over the places' columns (k-place-head in kostka.css: one line of four on a phone too)
-        self._grid_head.object = (
-            '<div class="k-place-head">'
-            + "".join(f"<div>{escape(t)}</div>" for t in (tr(N_("Hero defending")), tr(N_("Hero attacking"))))
-            + '<div class="k-front"></div>'
-            + "".join(f"<div>{escape(t)}</div>" for t in (tr(N_("Monster attacking")), tr(N_("Monster defending"))))
-            + "</div>"
-        )
-        count = max(len(plan.heroes), len(plan.monsters))
-        for k in range(count):
-            self._place_row(k).visible = True
-            for side in ("heroes", "monsters"):
-                lines = getattr(plan, side)
-                for i, pos in enumerate(("attacking", "defending")):
-                    b = self._place_buttons[(side, k, pos)]
-                    if k < len(lines):
-                        selected = plan.selected == ("place", side, k, pos)
-                        b.param.update(
-                            name=lines[k][i] or tr(N_("empty")),
-                            disabled=False,
-                            styles={},
-                            button_type="primary" if selected else "default",
-                        )
-                    else:  # keeps its room so the two lines stay face to face
-                        b.param.update(name="", disabled=True, styles={"visibility": "hidden"})
-        for row in self._place_rows[count:]:
-            row.visible = False
+        heads = {
+            ("heroes", "defending"): N_("Hero defending"),
+            ("heroes", "attacking"): N_("Hero attacking"),
+            ("monsters", "attacking"): N_("Monster attacking"),
+            ("monsters", "defending"): N_("Monster defending"),
+        }
+        lines = []
+        for k in range(max(len(plan.heroes), len(plan.monsters))):
+            line = []
+            for side, pos in PLACES:
+                formations = getattr(plan, side)
+                if k < len(formations):
+                    name = formations[k][("attacking", "defending").index(pos)]
+                    line.append(
+                        {
+                            "name": name or tr(N_("empty")),
+                            "selected": plan.selected == ("place", side, k, pos),
+                            "hidden": False,
+                        }
+                    )
+                else:  # keeps its room so the two lines stay face to face
+                    line.append({"name": "", "selected": False, "hidden": True})
+            lines.append(line)
+        self.board.param.update(benches=benches, heads=[tr(heads[p]) for p in PLACES], lines=lines)
 
     def _show_encounter(self, *_: Any) -> None:
         tr, desk = self.tr, self.desk

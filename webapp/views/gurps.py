@@ -36,6 +36,7 @@ from .common import (
     attempt,
     button,
     checkbox,
+    choice,
     html_pane,
     name_field,
     number_input,
@@ -391,7 +392,7 @@ class GurpsView(pn.viewable.Viewer):
         binder.on_lang(
             lambda: setattr(contest_title, "object", f'<div class="card-title">{escape(tr(N_("Contest")))}</div>')
         )
-        self.contest_kind = pn.widgets.RadioButtonGroup(value=self.desk.contest, height=48)
+        self.contest_kind = choice(value=self.desk.contest, height=48)
         binder.options(self.contest_kind, CONTEST_LABELS)
         self.contest_kind.link(self.desk, value="contest", bidirectional=True)
         self.opponent = select(width=300)

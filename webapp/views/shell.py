@@ -40,7 +40,7 @@ from ..state.stored import read_stored
 from ..words.gcs import gcs_error_text, gcs_message
 from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
-from .common import Binder, alert_html, button, html_pane, select
+from .common import Binder, alert_html, button, choice, html_pane, select
 from .dice import DiceCard
 from .fate import FateView
 from .fight import FightView
@@ -89,7 +89,7 @@ class FateScreens(pn.viewable.Viewer):
         super().__init__()
         self.app = app
         self.binder = binder
-        self.switch = pn.widgets.RadioButtonGroup(value="check", height=48, width=360, margin=(5, 10))
+        self.switch = choice(value="check", height=48, width=360, margin=(5, 10))
         binder.options(self.switch, {"check": N_("Skill check"), "fight": N_("Fight")})
         self.check_view = FateView(app, binder)
         self._fight: FightView | None = None
@@ -251,14 +251,12 @@ class KostkaApp(pn.viewable.Viewer):
                 ),
             )
         )
-        self.system = pn.widgets.RadioButtonGroup(
+        self.system = choice(
             value=self.state.system, height=52, sizing_mode="stretch_width", min_width=320, max_width=480
         )
         binder.options(self.system, SYSTEM_TITLES)
         self.system.link(self.state, value="system", bidirectional=True)
-        self.lang = pn.widgets.RadioButtonGroup(
-            options={v: k for k, v in LANGUAGES.items()}, value="en", height=48, width=300
-        )
+        self.lang = choice(options={v: k for k, v in LANGUAGES.items()}, value="en", height=48, width=300)
         self.lang.link(self.tr, value="lang", bidirectional=True)
         self.tr.param.watch(self._lang_changed, "lang")
         self.theme = pn.widgets.Toggle(value=False, height=48, width=150)
