@@ -35,9 +35,9 @@ def test_one_ring_fill_roll_and_see_the_dice(page: Page, app_url: str):
     expect(page.get_by_text("2 success dice · TN 13")).to_be_visible()
     expect(page.get_by_test_id("p-success")).to_have_text(re.compile(r"\d+\.\d%"))
     roll_button(page).click()
-    result = page.get_by_test_id("roll-result")
-    expect(result).to_contain_text("Hanar")
-    expect(page.get_by_test_id("outcome")).to_have_text(
+    result = page.get_by_test_id("result-dice")  # in the result panel
+    expect(page.get_by_test_id("roll-status")).to_contain_text("Hanar")
+    expect(page.get_by_test_id("result-outcome")).to_have_text(
         re.compile("^(Failure|Success|Great success|Extraordinary success)$")
     )
     expect(result.locator("svg.die.feat")).to_have_count(1)
@@ -86,12 +86,13 @@ def test_gurps_skill_modifiers_and_roll(page: Page, app_url: str):
     page.get_by_label("Value", exact=True).nth(1).fill("+10")
     expect(page.get_by_test_id("effective-skill")).to_have_text("14")
     roll_button(page).click()
-    result = page.get_by_test_id("roll-result")
+    result = page.get_by_test_id("result-dice")
     expect(result.locator("svg.die.d6")).to_have_count(3)
-    expect(page.get_by_test_id("outcome")).to_have_text(
+    expect(page.get_by_test_id("result-outcome")).to_have_text(
         re.compile("^(Critical success|Success|Failure|Critical failure)$")
     )
-    expect(result).to_contain_text("effective skill 14")
+    expect(page.get_by_test_id("roll-status")).to_contain_text("effective skill 14")
+    expect(page.get_by_test_id("result-note")).to_have_text("Modifiers used: Modifier 1 \u22125, Modifier 2 +10")
     roll_button(page, "Roll the contest").click()
     expect(page.get_by_test_id("contest-outcome")).to_be_visible()
 
@@ -106,8 +107,8 @@ def test_fate_roll_spends_favour(page: Page, app_url: str):
     page.get_by_label("Favour to spend", exact=True).fill("1")
     expect(page.get_by_label("Favour to spend", exact=True)).to_have_value("1")  # the app has taken it
     roll_button(page).click()
-    expect(page.get_by_test_id("roll-result").locator("svg.die.d6")).to_have_count(2)
-    expect(page.get_by_test_id("outcome")).to_have_text(re.compile("^(Success|Failure)$"))
+    expect(page.get_by_test_id("result-dice").locator("svg.die.d6")).to_have_count(2)
+    expect(page.get_by_test_id("result-outcome")).to_have_text(re.compile("^(Success|Failure)$"))
     expect(page.get_by_label("Favour of the gods", exact=True)).to_have_value("1")
 
 
@@ -141,7 +142,7 @@ def test_language_switch_and_memory(page: Page, app_url: str):
     expect(roll_button(page)).to_have_text("Hod: Ostražitost")
     expect(page.get_by_test_id("odds-readout")).to_contain_text("Šance na úspěch")
     roll_button(page).click()
-    expect(page.get_by_test_id("roll-result")).to_contain_text("Kostka činu")
+    expect(page.get_by_test_id("result-dice")).to_contain_text("Kostka činu")
     # remembered: a plain address opens in Czech
     open_served(page, app_url)
     expect(roll_button(page)).to_have_text("Hod: Ostražitost")

@@ -52,7 +52,7 @@ def open_screen(page: Page, url: str, screen: str, lang: str = "en") -> None:
         expect(page.get_by_role("button", name="Attack", exact=True)).to_be_visible()
     if not screen.startswith("fight"):  # after a roll: the dice, and the picker of special successes if any
         big_roll(page).click()
-        expect(page.get_by_test_id("outcome")).to_be_visible()
+        expect(page.get_by_test_id("result-outcome")).to_be_visible()
         # the result floats over the lower part of a portrait screen: a tap folds it to its outcome line
         expect(page.get_by_test_id("result-outcome")).to_be_visible()
         page.get_by_test_id("roll-status").click()

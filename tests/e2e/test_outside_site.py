@@ -45,7 +45,7 @@ def alive(page: Page) -> None:
     # a stored hero opens in Play: Tilda's own rows (Lore 4) are on the sheet
     expect(page.get_by_role("button", name="Roll Lore", exact=True)).to_contain_text("4", timeout=STEP_TIMEOUT)
     big_roll(page).click()
-    expect(page.get_by_test_id("roll-result").first).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(page.get_by_test_id("result-dice").first).to_be_visible(timeout=STEP_TIMEOUT)
 
 
 ODD_ADDRESSES = [
@@ -159,7 +159,7 @@ def test_a_name_with_format_characters_follows_one_rule(browser: Browser, site_u
     page.get_by_label("Session code").fill("TABLE")
     page.get_by_label("Session code").press("Enter")
     big_roll(page).click()
-    expect(page.get_by_test_id("roll-result").first).to_be_visible()
+    expect(page.get_by_test_id("result-dice").first).to_be_visible()
     expect(page.get_by_test_id("share-link")).to_be_visible()  # a link, so the name was accepted
     expect(page.get_by_text("Enter a whole number.")).to_have_count(0)
     context.close()

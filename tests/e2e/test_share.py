@@ -15,7 +15,7 @@ from engine import links
 pytestmark = pytest.mark.browser
 
 XSS = "<img src=x onerror=alert(1)>"
-DICE = "[data-testid=roll-result] svg.die"
+DICE = "[data-testid=result-dice] svg.die"
 
 
 def open_app(page: Page, url: str) -> None:
@@ -58,7 +58,7 @@ def test_copied_link_opens_the_same_roll_as_verified_in_a_fresh_browser(page: Pa
     expect(page.get_by_test_id("copy-link")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == url
     faces = dice_labels(page, DICE)
-    outcome = page.get_by_test_id("outcome").inner_text()
+    outcome = page.get_by_test_id("result-outcome").inner_text()
 
     other = fresh_page(browser)
     open_app(other, url)
@@ -130,7 +130,7 @@ def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, bro
     page.locator(".secret-roll input[type=checkbox]").check()
     expect(page).to_have_url(re.compile("r_secret=1"))  # the app has taken it
     big_roll(page).click()
-    expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
+    expect(page.get_by_test_id("result-outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     expect(page.locator(DICE)).to_have_count(0)
     expect(page.get_by_test_id("log")).to_contain_text("hidden")
     sealed = shared_link(page)

@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 # ---- how the tests find things on the page (the web app's accessible names and test ids)
 SYSTEMS = {"one-ring": "The One Ring", "gurps": "GURPS", "fate": "Fate & Doom"}
-RESULT, OUTCOME, ODDS = "roll-result", "outcome", "p-success"
+RESULT, OUTCOME, ODDS = "result-dice", "result-outcome", "p-success"  # (the result panel)
 CHART = "canvas"  # Bokeh draws on <canvas> (inside shadow roots, which Playwright pierces)
 
 

@@ -138,7 +138,7 @@ def test_a_running_page_keeps_its_own_build_until_it_reloads(browser: Browser, h
     assert page.evaluate(READ) == "A"
     assert app_worker(page).evaluate(READ) == "A"
     big_roll(page).click()
-    page.get_by_test_id("roll-result").first.wait_for()
+    page.get_by_test_id("result-dice").first.wait_for()
     fresh = context.new_page()  # a page opened afresh gets B
     start(fresh, host.url + "?lang=en")
     assert fresh.evaluate(READ) == "B"

@@ -97,14 +97,15 @@ def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     expect(page.get_by_test_id("share-qr")).to_have_count(0)
     page.locator("div.bk-Checkbox").filter(has_text="Secret GM roll").locator("input").check()
     big_roll(page).click()
-    expect(page.get_by_test_id("outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
+    expect(page.get_by_test_id("result-outcome")).to_have_text("Secret roll: hidden until the GM reveals it.")
     note = page.get_by_test_id("share-note")
     expect(note).to_contain_text("Sealed link")
-    # beside the secret roll: under its result and Reveal button, above the contest section
-    reveal = page.get_by_role("button", name="Reveal", exact=True).bounding_box()
+    # Reveal is under the secret roll in the result panel; the sealed link beside the roll, above the contest section
+    expect(page.get_by_test_id("result-more").get_by_role("button", name="Reveal", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Reveal", exact=True)).to_have_count(1)
     sealed = page.get_by_test_id("share-link").bounding_box()
     contest = page.get_by_text("Contest", exact=True).bounding_box()
-    assert reveal["y"] < sealed["y"] < contest["y"], (reveal, sealed, contest)
+    assert sealed["y"] < contest["y"], (sealed, contest)
     page.get_by_role("button", name="Roll the contest").click()
     expect(page.get_by_test_id("contest-outcome")).to_be_visible()
     expect(page.get_by_test_id("share-link")).to_have_count(2)  # the contest's link beside the contest

@@ -152,9 +152,6 @@ def _mutated(text: str, program: bytes) -> str:
     return text
 
 
-STORAGE_STATE = AppState()
-
-
 def _trimmed(value: object) -> object:
     """``value`` with the spaces around its texts taken off (a stored skill's name "\u2000Guns" is
     read as "Guns")."""
@@ -172,7 +169,7 @@ def _trimmed(value: object) -> object:
 def test_generated_storage_values(data):
     key = (KEY_C, KEY_S, KEY_L)[data[0] % 3]
     text = _mutated(STORED[key], data[1:])
-    app, session = STORAGE_STATE, SessionState()
+    app, session = AppState(), SessionState()  # as a visit starts: each example on its own
     read = read_stored(app, session, {key: text}, "T", KEY_C, KEY_S, KEY_L)
     messages = storage_messages(read, KEY_C, KEY_S, KEY_L)
     assert len(messages) == len(read.kept) + len(read.partial)  # every item not read whole is said

@@ -202,7 +202,8 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     view.roll()
     entry = state.one_ring.last
     assert entry.hidden
-    assert "hidden until the GM reveals it" in view.result.object and 'class="die' not in view.result.object
+    shown = app.result_panel.box
+    assert "hidden until the GM reveals it" in shown.status and 'class="die' not in shown.dice
     assert "hidden" in app.log_table.object
     exported = json.loads(export_log(state.rolls.log.entries))
     assert exported["format"] == "kostka" and exported["kind"] == "log"
@@ -211,7 +212,7 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     share = entry_link(entry)
     assert share.kind == "secret" and not share.reveal
     assert app.share_panel.url.endswith(share.link)
-    assert app.share_panel.shows(app.share_panel.reveal_button)
+    assert [a["key"] for a in app.result_panel.box.actions] == ["reveal"]
     sealed = open_link(share.link)
     assert sealed.status == "sealed" and sealed.roll is None
     assert str(entry.seed) not in json.dumps(sealed.link.to_dict())
@@ -219,9 +220,9 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     other.open(share.link)
     with pytest.raises(InputError):
         other.reveal(links.reveal_code(entry.seed ^ 1))
-    app.share_panel.reveal()
+    app.result_panel.press("reveal")
     assert not entry.hidden
-    assert view.result.object.count('class="die') == 3 and "hidden" not in app.log_table.object
+    assert shown.dice.count('class="die') == 3 and "hidden" not in app.log_table.object
     share = entry_link(entry)
     assert share.reveal in app.share_panel.message.object
     opened = other.reveal(share.reveal)
@@ -327,9 +328,10 @@ def test_a_gurps_secret_roll_has_one_reveal_button_and_its_link_follows():
     view = app.view_of("gurps")
     view.roll()
     entry = app.state.gurps.last
-    assert view.reveal.visible and not app.share_panel.shows(app.share_panel.reveal_button)
+    assert [a["key"] for a in app.result_panel.box.actions] == ["reveal"]  # under the roll, and nowhere else
+    assert "reveal" not in repr(app.share_panel.buttons.objects).lower()
     assert links.decode_link(app.share_panel.url).kind is links.Kind.SECRET
-    view._reveal(None)
+    app.result_panel.press("reveal")
     opened = open_link(app.share_panel.url)
     assert opened.link.kind is links.Kind.REVEALED and opened.roll == entry.roll
 
@@ -388,8 +390,8 @@ def test_each_screen_shares_its_own_last_roll_beside_it():
     sealed = app.share_panel.url
     assert links.decode_link(sealed).kind is links.Kind.SECRET
     layout = view._layout.objects
-    # the sealed link sits right under the secret roll and its Reveal button, before the contest section
-    assert layout.index(view.share_slot) == layout.index(view.reveal) + 1 and view.share_slot.objects == [
+    # the sealed link sits under the roll's odds and charts, before the contest section
+    assert layout.index(view.share_slot) > layout.index(view.odds_readout) and view.share_slot.objects == [
         app.share_panel._layout
     ]
     assert layout.index(view.share_slot) < layout.index(next(o for o in layout if isinstance(o, pn.layout.Divider)))

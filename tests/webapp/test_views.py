@@ -30,8 +30,9 @@ def test_one_ring_roll_shows_dice_and_outcome(app):
     app.state.one_ring.character.name_text = XSS
     app.state.one_ring.character.awareness = "2"
     view.roll()
-    html = view.result.object
-    assert 'data-testid="outcome"' in html
+    shown = app.result_panel.box  # the roll is shown in the result panel, where the finger is
+    html = shown.status + shown.dice
+    assert 'data-testid="result-outcome"' in html
     roll = app.state.one_ring.last.roll
     assert html.count('class="die feat') == 1
     assert html.count('class="die success') == 2
@@ -58,27 +59,32 @@ def test_success_icons_buy_special_successes_one_tap_each_even_the_same_twice(ap
             break
     roll = desk.last.roll
     assert roll.success and roll.icons >= 2
-    assert view.specials.visible and view.take_back.disabled
-    haste = view.special_buttons["make_haste"]
-    haste.clicks += 1
-    haste.clicks += 1
-    assert desk.picked == ["make_haste", "make_haste"]
-    assert (
-        f"Icons left: {roll.icons - 2}." in view.special_note.object
-        and "Make haste, Make haste" in view.special_note.object
-    )
+    # the picker is under the roll in the result panel, where the finger is
+    panel = app.result_panel
+    labels = {a["key"]: (a["label"], a["disabled"]) for a in panel.box.actions}
+    assert labels["make_haste"] == ("Make haste", False) and labels["take-back"] == ("Take back the last choice", True)
+    assert f"Spend your success icons ({roll.icons})" in panel.box.note
+    panel.press("make_haste")
+    panel.press("make_haste")
+    assert desk.picked == ["make_haste", "make_haste"] and panel.box.action_ack == 2  # each tap is answered
+    assert f"Icons left: {roll.icons - 2}." in panel.box.note and "Make haste, Make haste" in panel.box.note
     for _ in range(roll.icons - 2):
-        view.special_buttons["gain_insight"].clicks += 1
-    view.special_buttons["go_quietly"].clicks += 1  # one more than there are icons: refused, nothing changes
+        panel.press("gain_insight")
+    panel.press("go_quietly")  # one more than there are icons: refused, nothing changes, and told why
     assert len(desk.picked) == roll.icons and "go_quietly" not in desk.picked
-    assert 'role="alert"' in view.special_error.object
-    view.take_back.clicks += 1
-    assert len(desk.picked) == roll.icons - 1 and view.special_error.object == ""
+    assert "Icons left: 0." in panel.box.note and panel.box.note.count(".") > 2
+    panel.press("<b>nonsense</b>")  # a tap the panel cannot read changes nothing
+    assert len(desk.picked) == roll.icons
+    panel.press("take-back")
+    assert len(desk.picked) == roll.icons - 1 and "Icons left: 1." in panel.box.note
     app.tr.lang = "ru"
-    assert "Осталось символов: 1." in view.special_note.object
-    assert view.take_back.name == "Отменить последний выбор"
+    assert "Осталось символов: 1." in panel.box.note
+    assert {a["key"]: a["label"] for a in panel.box.actions}["take-back"] == "Отменить последний выбор"
     view.roll()  # a new roll starts with nothing spent
     assert desk.picked == []
+    app.tr.lang = "en"
+    app.view_of("gurps").roll()  # another system's roll: nothing to spend under it
+    assert panel.box.actions == [] and panel.box.note == "No modifiers."  # (its own words)
 
 
 def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
@@ -125,12 +131,15 @@ def test_gurps_secret_roll_hidden_then_revealed(app):
     app.state.gurps.character.skills = [{"name": "Perception", "level": "12"}]
     app.state.gurps.secret = True
     view.roll()
-    assert "hidden until the GM reveals it" in view.result.object
-    assert 'class="die' not in view.result.object
+    shown = app.result_panel.box
+    assert "hidden until the GM reveals it" in shown.status
+    assert 'class="die' not in shown.dice
     assert "hidden" in app.log_table.object
-    view._reveal(None)
-    assert view.result.object.count('class="die d6') == 3
+    assert [a["label"] for a in shown.actions] == ["Reveal"]  # one tap away, under the secret roll
+    app.result_panel.press("reveal")
+    assert shown.dice.count('class="die d6') == 3 and shown.actions == []
     assert "hidden" not in app.log_table.object
+    assert "Modifiers used" in shown.note or "No modifiers." in shown.note
 
 
 def test_gurps_contest_result(app):
@@ -146,8 +155,8 @@ def test_fate_roll_and_chart(app):
     assert list(view.chart.source.data["x"]) == [0, 1, 2, 3]
     app.state.fate.favour_spend = "1"
     view.roll()
-    assert view.result.object.count('class="die d6') == 2
-    assert app.state.fate.character.favour == "2"
+    assert app.result_panel.box.dice.count('class="die d6') == 2
+    assert app.state.fate.character.favour == "2" and app.result_panel.box.note == "Favour left: 2"
     assert list(view.chart.source.data["x"]) == [0, 1, 2]
     assert view.chart.marker.visible
 
@@ -215,16 +224,17 @@ def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(a
     view.roll_skill(0)
     entry = desk.last
     assert entry.check.modifiers == (-2, -1, 1) and entry.ability == "Stealth"
-    assert "Modifiers used: Darkness \u22122, Wound \u22121, Modifier 3 +1" in view.result.object
+    note = lambda: app.result_panel.box.note  # noqa: E731  (under the roll in the result panel)
+    assert note() == "Modifiers used: Darkness \u22122, Wound \u22121, Modifier 3 +1"
     assert desk.modifiers == [{"name": "Wound", "value": "-1", "keep": True}]  # the standing one stays
     assert [k.value for k in view.mod_rows.keeps] == [True]
     view.roll_skill(1)
-    assert desk.last.check.modifiers == (-1,) and "Modifiers used: Wound \u22121" in view.result.object
+    assert desk.last.check.modifiers == (-1,) and note() == "Modifiers used: Wound \u22121"
     view.mod_rows.keeps[0].value = False  # no longer standing: it goes with the next roll
     view.roll_contest()
     assert "Modifiers used: Wound \u22121" in view.contest_result.object and desk.modifiers == []
     view.roll()
-    assert "No modifiers." in view.result.object
+    assert note() == "No modifiers."
 
 
 def test_contest_parts_follow_the_kind_of_contest_and_charts_fit_their_data(app):

@@ -77,6 +77,15 @@ class AppState(param.Parameterized):
         desk.after_roll(entry)
         return entry
 
+    def reveal(self, entry: LogEntry) -> None:
+        """Reveal a secret roll: on screen, in the log and in its link."""
+        if not entry.hidden:
+            return
+        self.rolls.log.reveal(entry.number)
+        for desk in self.desks.values():
+            if getattr(desk, "last", None) is entry:
+                desk.param.trigger("last")
+
     def roll_contest(self, seed: int | None = None) -> LogEntry:
         desk = self.gurps
         contest, _ = desk.contest_checks()

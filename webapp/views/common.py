@@ -30,7 +30,6 @@ __all__ = [
     "TextField",
     "button",
     "checkbox",
-    "hidden_html",
     "html_pane",
     "percent",
     "models_frozen",
@@ -563,14 +562,6 @@ def secret_checkbox(binder: Binder, desk: Any) -> pn.widgets.Checkbox:
     binder.text(box, "name", N_("Secret GM roll"))
     box.link(desk, value="secret", bidirectional=True)
     return box
-
-
-def hidden_html(tr: Translator, head: str) -> str:
-    """The result area of a secret roll that has not been revealed (no dice, no outcome)."""
-    return (
-        f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-        f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div></div>"
-    )
 
 
 def view_switch(binder: Binder, roster: Any) -> pn.widgets.RadioButtonGroup:

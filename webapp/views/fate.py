@@ -6,12 +6,12 @@ from html import escape
 from typing import Any
 
 import panel as pn
+import param
 
 from ..i18n import N_, error_text
 from ..state.app import AppState
 from ..state.fate import FateDesk
-from ..words.dice import d6_pips, dice_row
-from ..words.rolls import describe_fate_roll, tie_reading
+from ..words.rolls import tie_reading
 from .charts import ProbabilityByValueChart
 from .common import (
     Binder,
@@ -19,18 +19,22 @@ from .common import (
     TextField,
     attempt,
     checkbox,
-    hidden_html,
     html_pane,
     name_field,
     percent,
     secret_checkbox,
 )
-from .result import big_roll_button, name_big_roll
+from .result import RollActions, big_roll_button, name_big_roll
 
 __all__ = ["FateView"]
 
 
 class FateView(pn.viewable.Viewer):
+    """Fate & Doom's skill check: the sheet, the roll's options and odds; under a roll in the result
+    panel, the favour left (:meth:`roll_actions`)."""
+
+    roll_words = param.Event(doc="What roll_actions says has changed")
+
     def __init__(self, app: AppState, binder: Binder) -> None:
         super().__init__()
         self.app = app
@@ -85,7 +89,6 @@ class FateView(pn.viewable.Viewer):
         self.odds_readout = html_pane("")
         self.chart = ProbabilityByValueChart(list(range(0, 4)))
         binder.on_lang(lambda: self.chart.set_labels(tr(N_("Favour spent")), tr(N_("Chance of success"))))
-        self.result = html_pane("")
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "by_favour", "errors"])
         self.desk.param.watch(self._show_result, "last")
@@ -99,7 +102,6 @@ class FateView(pn.viewable.Viewer):
             pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
             self.odds_readout,
             self.charts,
-            self.result,
             sizing_mode="stretch_width",
         )
 
@@ -129,30 +131,17 @@ class FateView(pn.viewable.Viewer):
         attempt(lambda: self.app.roll("fate"), self.roll_error, lambda error: error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
-        tr = self.tr
+        """The chart marks the favour the last roll spent (the roll itself is in the result panel)."""
         entry = self.desk.last
-        if entry is None:
-            self.result.object = ""
-            self.chart.mark(None)
-            return
-        roll = entry.roll
-        outcome, detail = describe_fate_roll(tr, roll)
-        who = entry.character or tr(N_("Unnamed hero"))
-        if entry.hidden:
-            self.result.object = hidden_html(tr, f'<div class="muted">{escape(who)}</div>')
-            self.chart.mark(None)
-            return
-        dice = dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in roll.dice], "2d6")
-        left = ""
-        if roll.favour_left is not None:
-            left = f'<div class="readout">{escape(tr(N_("Favour left: {n}"), n=roll.favour_left))}</div>'
-        good = "good" if roll.success else "bad"
-        self.result.object = (
-            f'<div data-testid="roll-result"><div class="muted">{escape(who)}</div>{dice}'
-            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
-            f'<div class="readout">{escape(detail)}</div>{left}</div>'
-        )
-        self.chart.mark(roll.favour_spent)
+        shown = entry is not None and not entry.hidden
+        self.chart.mark(entry.roll.favour_spent if shown else None)
+        self.param.trigger("roll_words")
+
+    def roll_actions(self, entry: Any) -> RollActions | None:
+        """Under the last roll in the result panel: the favour the hero has left."""
+        if entry is None or entry is not self.desk.last or entry.hidden or entry.roll.favour_left is None:
+            return None
+        return RollActions(self.tr(N_("Favour left: {n}"), n=entry.roll.favour_left), [], lambda key: None)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

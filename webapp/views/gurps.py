@@ -6,6 +6,7 @@ from html import escape
 from typing import Any
 
 import panel as pn
+import param
 
 from engine import InputError
 from engine.gurps import MODIFIER_RANGE, SKILL_RANGE
@@ -23,7 +24,6 @@ from ..state.gurps import (
     GurpsDesk,
 )
 from ..words.dice import d6_pips, dice_row
-from ..words.rolls import describe_gurps_roll
 from .charts import BAD, GOOD, NEUTRAL, OUTCOME_COLOURS, BarChart, GurpsDistributionChart
 from .common import (
     LESS_LABEL,
@@ -45,7 +45,7 @@ from .common import (
     view_switch,
 )
 from .play import PlaySheet
-from .result import big_roll_button, name_big_roll, roll_button, roll_name
+from .result import RollActions, big_roll_button, name_big_roll, roll_button, roll_name
 
 __all__ = ["GurpsView"]
 
@@ -261,6 +261,11 @@ class _ListRows(pn.viewable.Viewer):
 
 
 class GurpsView(pn.viewable.Viewer):
+    """GURPS's screen: the sheet and its skills, the modifiers, the roll and its odds, the contests; under
+    a roll in the result panel, the modifiers it used (:meth:`roll_actions`)."""
+
+    roll_words = param.Event(doc="What roll_actions says has changed")
+
     def __init__(self, app: AppState, binder: Binder) -> None:
         super().__init__()
         self.app = app
@@ -382,10 +387,6 @@ class GurpsView(pn.viewable.Viewer):
         self.chart = GurpsDistributionChart()
         binder.on_lang(lambda: self.chart.set_labels(tr(N_("3d6 total")), tr(N_("Chance"))))
         self.legend = html_pane("")
-        self.result = html_pane("")
-        self.reveal = button("", width=200, visible=False)
-        binder.text(self.reveal, "name", N_("Reveal"))
-        self.reveal.on_click(self._reveal)
 
         # -- contest ---------------------------------------------------------------------------
         contest_title = html_pane("")
@@ -465,8 +466,6 @@ class GurpsView(pn.viewable.Viewer):
             self.body,
             self.odds_readout,
             self.charts,
-            self.result,
-            self.reveal,
             self.share_slot,
             pn.layout.Divider(),
             contest,
@@ -780,50 +779,31 @@ class GurpsView(pn.viewable.Viewer):
     def roll(self) -> None:
         attempt(lambda: self.app.roll("gurps"), self.roll_error, lambda error: error_text(self.tr, error))
 
-    def _reveal(self, _: Any) -> None:
-        if self.desk.last is not None:
-            self.app.rolls.log.reveal(self.desk.last.number)
-            self._show_result()
-
     def _show_result(self, *_: Any) -> None:
-        tr = self.tr
+        """The chart follows the last roll (the roll itself is in the result panel)."""
         entry = self.desk.last
-        if entry is None:
-            self.result.object = ""
-            self.reveal.visible = False
-            return
-        who = entry.character or tr(N_("Unnamed character"))
-        head = f'<div class="muted">{escape(who)} — {escape(entry.ability or tr(N_("Skill {n}"), n=self.desk.skill_index + 1))}</div>'
-        if entry.hidden:
-            self.result.object = (
-                f'<div data-testid="roll-result">{head}<div class="outcome" data-testid="outcome">'
-                f"{escape(tr(N_('Secret roll: hidden until the GM reveals it.')))}</div>"
-                f"{self._modifiers_html(self.desk.last_modifiers)}</div>"
-            )
-            self.reveal.visible = True
+        if entry is not None and entry.hidden:
             self.chart.update(self.desk.odds.by_roll if self.desk.odds else None, None)
-            return
-        self.reveal.visible = False
-        roll = entry.roll
-        outcome, detail = describe_gurps_roll(tr, roll)
-        good = "good" if roll.success else "bad"
-        self.result.object = (
-            f'<div data-testid="roll-result">{head}{_dice(tr, roll.dice, "3d6")}'
-            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
-            f'<div class="readout">{escape(detail)}</div>{self._modifiers_html(self.desk.last_modifiers)}</div>'
-        )
-        self._show_odds()
+        elif entry is not None:
+            self._show_odds()
+        self.param.trigger("roll_words")
 
-    def _modifiers_html(self, used: Any) -> str:
+    def roll_actions(self, entry: Any) -> RollActions | None:
+        """Under the last roll in the result panel: the modifiers it used, by name and value."""
+        if entry is None or entry is not self.desk.last or entry.kind != "roll":
+            return None
+        return RollActions(self._modifiers_text(self.desk.last_modifiers), [], lambda key: None)
+
+    def _modifiers_text(self, used: Any) -> str:
         """Which modifiers a roll used, by name and value ("Darkness −2, Aim +1"), or that it used none."""
         tr = self.tr
         if not used:
-            return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("No modifiers.")))}</div>'
+            return tr(N_("No modifiers."))
         names = ", ".join(
             f"{name or tr(N_('Modifier {n}'), n=i + 1)} " + f"{value:+d}".replace("-", "\u2212")
             for i, (name, value) in enumerate(used)
         )
-        return f'<div class="note" data-testid="modifiers-used">{escape(tr(N_("Modifiers used: {names}"), names=names))}</div>'
+        return tr(N_("Modifiers used: {names}"), names=names)
 
     def roll_contest(self) -> None:
         try:
@@ -859,7 +839,7 @@ class GurpsView(pn.viewable.Viewer):
             outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
         self.contest_result.object = (
             f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div>'
-            f"{self._modifiers_html(self.desk.last_contest_modifiers)}</div>"
+            f'<div class="note" data-testid="modifiers-used">{escape(self._modifiers_text(self.desk.last_contest_modifiers))}</div></div>'
         )
 
     def __panel__(self) -> pn.viewable.Viewable:

@@ -6,6 +6,7 @@ from html import escape
 from typing import Any
 
 import panel as pn
+import param
 
 from engine import InputError, one_ring
 
@@ -19,8 +20,6 @@ from ..state.one_ring import (
     OR_SPECIAL_LABELS,
     OneRingDesk,
 )
-from ..words.dice import one_ring_dice_html
-from ..words.rolls import describe_one_ring_roll
 from .charts import BAD, EXTRA, GOOD, GREAT, BarChart, ProbabilityByValueChart
 from .common import (
     Binder,
@@ -28,9 +27,7 @@ from .common import (
     TextField,
     alert_html,
     attempt,
-    button,
     checkbox,
-    hidden_html,
     html_pane,
     name_field,
     percent,
@@ -39,7 +36,7 @@ from .common import (
     view_switch,
 )
 from .play import PlaySheet
-from .result import big_roll_button, name_big_roll, roll_button, roll_name
+from .result import RollActions, big_roll_button, name_big_roll, roll_button, roll_name
 
 __all__ = ["OneRingView"]
 
@@ -53,6 +50,11 @@ DEGREES = ["failure", "success", "great", "extraordinary"]
 
 
 class OneRingView(pn.viewable.Viewer):
+    """The One Ring's screen: the sheet (Play and Edit), the roll's options and odds, and what a roll's
+    success icons buy, offered under the roll in the result panel (:meth:`roll_actions`)."""
+
+    roll_words = param.Event(doc="What roll_actions says has changed")
+
     def _trackers(self) -> pn.viewable.Viewable:
         """Endurance, Shadow (points and scars), Load and Fatigue; Weary follows Endurance ≤ Load + Fatigue when switched on."""
         binder, tr, char = self.binder, self.tr, self.char
@@ -280,24 +282,10 @@ class OneRingView(pn.viewable.Viewer):
             ),
         )
 
-        # -- result --------------------------------------------------------------------------
-        self.result = html_pane("")
-        # Special successes: each tap spends one success icon (the same one may be bought again).
-        self.special_buttons: dict[str, pn.widgets.Button] = {}
-        for key, label in OR_SPECIAL_LABELS.items():
-            b = button("", width=230)
-            binder.text(b, "name", label)
-            b.on_click(lambda _, key=key: self._spend(key))
-            self.special_buttons[key] = b
-        self.take_back = button("", width=230)
-        binder.text(self.take_back, "name", N_("Take back the last choice"))
-        self.take_back.on_click(lambda _: self._take_back())
-        self.specials = pn.FlexBox(
-            *self.special_buttons.values(), self.take_back, flex_wrap="wrap", visible=False, sizing_mode="stretch_width"
-        )
-        self.special_note = html_pane("")
-        self.special_error = html_pane("")
-        self.desk.param.watch(self._show_specials, ["picked"])
+        # -- result: in the result panel, with the picker of special successes for its success icons
+        # (roll_actions, offered to the panel by the shell; roll_words counts their changes)
+        self._special_problem = ""
+        self.desk.param.watch(lambda *_: self.param.trigger("roll_words"), ["last", "picked"])
 
         self.desk.param.watch(self._show_odds, ["check", "odds", "tn_odds", "errors"])
         self.desk.param.watch(self._show_result, ["last"])
@@ -311,10 +299,6 @@ class OneRingView(pn.viewable.Viewer):
             roll_panel,
             self.odds_readout,
             charts,
-            self.result,
-            self.special_note,
-            self.specials,
-            self.special_error,
             sizing_mode="stretch_width",
         )
 
@@ -481,35 +465,15 @@ class OneRingView(pn.viewable.Viewer):
         attempt(lambda: self.app.roll("one-ring"), self.roll_error, lambda error: error_text(self.tr, error))
 
     def _show_result(self, *_: Any) -> None:
-        tr = self.tr
+        """The TN chart marks the last roll's total (the roll itself is in the result panel)."""
         entry = self.desk.last
-        if entry is None:
-            self.result.object = ""
-            self._show_specials()
-            self.tn_chart.mark(None)
-            return
-        roll = entry.roll
-        outcome, detail = describe_one_ring_roll(tr, roll)
-        who = entry.character or tr(N_("Unnamed hero"))
-        if entry.hidden:
-            head = f'<div class="muted">{escape(who)} — {escape(tr(OR_LABELS.get(entry.ability, entry.ability)))}</div>'
-            self.result.object = hidden_html(tr, head)
-            self._show_specials()
-            self.tn_chart.mark(None)
-            return
-        good = "good" if roll.success else "bad"
-        self.result.object = (
-            f'<div data-testid="roll-result">'
-            f'<div class="muted">{escape(who)} — {escape(tr(OR_LABELS.get(entry.ability, entry.ability)))}</div>'
-            f"{one_ring_dice_html(tr, roll)}"
-            f'<div class="outcome {good}" data-testid="outcome">{escape(outcome)}</div>'
-            f'<div class="readout">{escape(detail)}</div></div>'
-        )
-        self.tn_chart.mark(roll.total)
-        self._show_odds()
-        self._show_specials()
+        shown = entry is not None and not entry.hidden and entry.roll is not None
+        self.tn_chart.mark(entry.roll.total if shown else None)
+        self._special_problem = ""
+        if shown:
+            self._show_odds()
 
-    # -- special successes ---------------------------------------------------------------------
+    # -- special successes, picked in the result panel -----------------------------------------------------
     def _spendable(self) -> Any:
         """The last roll, if it is shown and has success icons to spend; else None."""
         entry = self.desk.last
@@ -517,13 +481,11 @@ class OneRingView(pn.viewable.Viewer):
             return None
         return entry.roll
 
-    def _show_specials(self, *_: Any) -> None:
+    def roll_actions(self, entry: Any) -> RollActions | None:
+        """Under the last roll in the result panel, if it has success icons: what they can buy."""
         tr, roll = self.tr, self._spendable()
-        self.specials.visible = roll is not None
-        self.special_error.object = ""
-        if roll is None:
-            self.special_note.object = ""
-            return
+        if roll is None or entry is not self.desk.last:
+            return None
         picked = self.desk.picked
         text = tr(N_("Spend your success icons ({n}) on special successes:"), n=roll.icons)
         if picked:
@@ -532,19 +494,25 @@ class OneRingView(pn.viewable.Viewer):
                 choices=", ".join(tr(OR_SPECIAL_LABELS[c]) for c in picked),
                 n=roll.icons - len(picked),
             )
-        self.special_note.object = f'<div class="note" data-testid="specials-note">{escape(text)}</div>'
-        self.take_back.disabled = not picked
+        if self._special_problem:
+            text += " " + self._special_problem
+        actions = [(key, tr(label), False) for key, label in OR_SPECIAL_LABELS.items()]
+        actions.append(("take-back", tr(N_("Take back the last choice")), not picked))
+        return RollActions(text, actions, self._special_tapped)
 
-    def _spend(self, key: str) -> None:
-        attempt(
-            lambda: self.desk.pick_special([*self.desk.picked, key]),
-            self.special_error,
-            lambda error: error_text(self.tr, error),
-        )
-
-    def _take_back(self) -> None:
-        if self.desk.picked:
-            self.desk.pick_special(self.desk.picked[:-1])
+    def _special_tapped(self, key: str) -> None:
+        self._special_problem = ""
+        if key == "take-back":
+            if self.desk.picked:
+                self.desk.pick_special(self.desk.picked[:-1])
+            return
+        if key not in OR_SPECIAL_LABELS:
+            return
+        try:
+            self.desk.pick_special([*self.desk.picked, key])
+        except InputError as error:
+            self._special_problem = error_text(self.tr, error)
+            self.param.trigger("roll_words")
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import panel as pn
 import param
@@ -35,7 +35,16 @@ from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_
 from .charts import OUTCOME_COLOURS
 from .common import Binder
 
-__all__ = ["BUTTON_CSS", "ResultBox", "ResultPanel", "RollButton", "big_roll_button", "name_big_roll", "roll_name"]
+__all__ = [
+    "BUTTON_CSS",
+    "ResultBox",
+    "ResultPanel",
+    "RollActions",
+    "RollButton",
+    "big_roll_button",
+    "name_big_roll",
+    "roll_name",
+]
 
 
 def roll_name(tr: Translator, ability: str) -> str:
@@ -198,6 +207,12 @@ class ResultBox(JSComponent):
     shown = param.Boolean(default=False, doc="Whether there is a roll to show (a small screen hides the panel before)")
     folded = param.Boolean(default=False)
     share_taps = param.Integer(default=0)
+    note = param.String(default="", doc="Its screen's words on the shown roll (modifiers used, favour left), as text")
+    actions = param.List(default=[], doc="What can be done with the shown roll: [{key, label, disabled}]")
+    action_tap = param.String(default="", doc="The last tap on an action: '<n>:<key>'")
+    action_ack = param.Integer(default=0, doc="The last action tap Python has answered")
+
+    _priority_changes: ClassVar[list[str]] = ["action_tap"]
 
     _esm = """
 export function render({ model, el }) {
@@ -227,9 +242,47 @@ export function render({ model, el }) {
   actions.append(share, toLog);
   const shared = document.createElement("div");
   shared.className = "k-shared";
+  // what its screen says of the shown roll, and what can be done with it (spend success icons, reveal)
+  const more = document.createElement("div");
+  more.className = "k-result-body k-more";
+  more.setAttribute("data-testid", "result-more");
+  const note = document.createElement("div");
+  note.className = "k-note";
+  note.setAttribute("data-testid", "result-note");
+  const choices = document.createElement("div");
+  choices.className = "k-choices";
+  more.append(note, choices);
+  let taps = 0, waiting = false, timer = null;
+  const release = () => {
+    waiting = false;
+    clearTimeout(timer);
+    choices.querySelectorAll(".k-pressed").forEach((b) => { b.classList.remove("k-pressed"); b.removeAttribute("aria-busy"); });
+  };
+  const drawActions = () => {
+    note.textContent = model.note;
+    const buttons = (model.actions || []).map((action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "k-share-btn";
+      b.textContent = action.label;
+      b.disabled = !!action.disabled;
+      b.addEventListener("click", () => {
+        if (waiting || b.disabled) return;
+        waiting = true;
+        b.classList.add("k-pressed");
+        b.setAttribute("aria-busy", "true");
+        timer = setTimeout(release, 8000);  // an answer lost on the way never locks the panel
+        taps = Math.max(taps, model.action_ack) + 1;
+        model.action_tap = `${taps}:${action.key}`;
+      });
+      return b;
+    });
+    choices.replaceChildren(...buttons);
+    more.hidden = !model.note && !buttons.length;
+  };
   const odds = document.createElement("div");
   odds.className = "k-odds-box";
-  box.append(status, dice, actions, shared, odds, recent);
+  box.append(status, dice, more, actions, shared, odds, recent);
   el.append(box);
   let seen = model.seq;
   const draw = () => {
@@ -289,7 +342,10 @@ export function render({ model, el }) {
     model.on(name, draw);
   }
   model.on("seq", fresh);
+  model.on("action_ack", release);
+  model.on(["note", "actions"], drawActions);
   draw();
+  drawActions();
 }
 """
 
@@ -328,6 +384,13 @@ export function render({ model, el }) {
 .k-share-btn:active { transform: scale(0.96); }
 .k-share-btn[hidden] { display: none; }
 .k-shared:empty { display: none; }
+.k-more[hidden] { display: none; }
+.k-note { font-size: 15px; margin: 4px 0; }
+.k-note:empty { display: none; }
+.k-choices { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.k-choices .k-share-btn { min-width: 0; }
+.k-share-btn:disabled { opacity: 0.5; cursor: default; }
+.k-share-btn.k-pressed { box-shadow: inset 0 0 0 3px var(--k-accent, #0b5cad); }
 .k-shared .k-qr { background: #fff; padding: 10px; border-radius: 8px; line-height: 0; max-width: 100%; }
 .k-shared .k-qr svg { width: 100%; height: auto; max-width: 420px; display: block; margin: 0 auto; }
 .k-shared .k-link { word-break: break-all; user-select: all; font-size: 14px; margin: 6px 0; }
@@ -368,6 +431,14 @@ export function render({ model, el }) {
     ]
 
 
+class RollActions(NamedTuple):
+    """What a screen says of the roll shown in the result panel, and what can be done with it there."""
+
+    note: str  #: a line of text ('' for none): the modifiers used, the favour left…
+    actions: list[tuple[str, str, bool]]  #: (key, label, disabled) of each button
+    act: Callable[[str], Any]  #: called with the key of the button tapped
+
+
 class ResultPanel(pn.viewable.Viewer):
     """The latest roll of the session, wherever it was rolled, where the player looks (see the module)."""
 
@@ -392,6 +463,9 @@ class ResultPanel(pn.viewable.Viewer):
         self.sharing = False
         self.box = ResultBox(margin=0, height=0, sizing_mode="stretch_width")
         self.box.param.watch(self._share_tapped, "share_taps")
+        self.box.param.watch(self._action_tapped, "action_tap")
+        self._offers: list[Callable[[Any], RollActions | None]] = []
+        self._act: Callable[[str], Any] | None = None  # what a tap on an action under the roll does
         state.rolls.log.param.watch(self._log_changed, "entries")
         binder.on_lang(self._draw)
         for desk in state.desks.values():
@@ -442,6 +516,7 @@ class ResultPanel(pn.viewable.Viewer):
             self.box.param.update(
                 status=f'<span class="k-hint">{hint}</span>', dice="", recent="", share="", can_share=False, **labels
             )
+            self._more(None)
             return
         outcome, css, detail = outcome_of(tr, entry)
         chance = chance_of(tr, entry)
@@ -460,6 +535,49 @@ class ResultPanel(pn.viewable.Viewer):
             can_share=entry.kind in ("roll", "contest"),
             **labels,
         )
+        self._more(entry)
+
+    def offer(self, actions: Callable[[Any], RollActions | None]) -> None:
+        """Let a screen speak of the roll shown and offer what can be done with it: ``actions(entry)``
+        says it (a :class:`RollActions`), or returns None for a roll that is not its own."""
+        self._offers.append(actions)
+
+    def refresh(self) -> None:
+        """Draw the shown roll again (its screen's words on it have changed)."""
+        self._draw()
+
+    def _more(self, entry: Any) -> None:
+        """Its screen's words under the roll shown, what it offers there, and *Reveal* for a secret roll."""
+        found = None if entry is None else next((a for a in (o(entry) for o in self._offers) if a is not None), None)
+        actions = list(found.actions) if found else []
+        if entry is not None and entry.hidden and entry.kind in ("roll", "contest"):
+            actions.append(("reveal", self.tr(N_("Reveal")), False))
+        act = found.act if found else None
+
+        def acted(key: str) -> None:
+            if key == "reveal" and entry is not None:
+                self.state.reveal(entry)
+            elif act is not None and key in {k for k, _label, off in actions if not off}:
+                act(key)
+
+        self._act = acted
+        self.box.param.update(
+            note=found.note if found else "",
+            actions=[{"key": k, "label": label, "disabled": off} for k, label, off in actions],
+        )
+
+    def _action_tapped(self, event: Any) -> None:
+        count, _, key = event.new.partition(":")
+        try:
+            if key and self._act is not None:
+                self._act(key)
+        finally:
+            if count.isdigit():
+                self.box.action_ack = int(count)
+
+    def press(self, key: str) -> None:
+        """Tap the shown roll's action ``key`` (as the browser does)."""
+        self.box.action_tap = f"{self.box.action_ack + 1}:{key}"
 
     def _recent_html(self) -> str:
         tr = self.tr

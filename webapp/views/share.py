@@ -202,9 +202,6 @@ class SharePanel(pn.viewable.Viewer):
         self.qr_button = button("", width=200)
         self.qr_button.on_click(lambda e: self.toggle_qr())
         binder.on_lang(self._qr_label)
-        self.reveal_button = button("", width=200)
-        binder.text(self.reveal_button, "name", N_("Reveal"))
-        self.reveal_button.on_click(lambda e: self.reveal())
         self.message = html_pane("")
         state.rolls.log.param.watch(self._log_changed, "entries")
         # a check link on screen follows the form (free dice have no form of checks)
@@ -231,11 +228,9 @@ class SharePanel(pn.viewable.Viewer):
         """Whether ``part`` (a button or the QR code) is on the page now."""
         return part in self.buttons.objects or part in self._layout.objects
 
-    def _show_parts(self, reveal: bool = False) -> None:
-        buttons = (
-            ([self.copy, self.qr_button] if self.url else [])
-            + ([self.check_button] if "roll" in self.kinds else [])
-            + ([self.reveal_button] if reveal else [])
+    def _show_parts(self) -> None:
+        buttons = ([self.copy, self.qr_button] if self.url else []) + (
+            [self.check_button] if "roll" in self.kinds else []
         )
         if self.buttons.objects != buttons:
             self.buttons.objects = buttons
@@ -262,16 +257,6 @@ class SharePanel(pn.viewable.Viewer):
         else:
             self._mode = "check"
         self._redraw()
-
-    def reveal(self) -> None:
-        """Reveal the latest roll (a secret roll): on screen, in the log and in its link."""
-        entry = self.entry
-        if entry is None or not entry.hidden:
-            return
-        self.state.rolls.log.reveal(entry.number)
-        for desk in self.state.desks.values():
-            if getattr(desk, "last", None) is entry:
-                desk.param.trigger("last")
 
     def toggle_qr(self) -> None:
         """Show the link's QR code (and keep showing the next links' codes), or fold it away."""
@@ -305,8 +290,7 @@ class SharePanel(pn.viewable.Viewer):
 
     def _redraw(self, *_: Any) -> None:
         self._draw()
-        entry = self.entry
-        self._show_parts(reveal=self._mode == "roll" and entry is not None and entry.hidden and entry.system != "gurps")
+        self._show_parts()  # (a secret roll is revealed under it in the result panel)
 
     def _draw(self) -> None:
         tr = self.tr

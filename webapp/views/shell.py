@@ -422,6 +422,10 @@ class KostkaApp(pn.viewable.Viewer):
             view = self._views[system] = cls(self.state, self.binder)
             if isinstance(view, FateScreens):  # the fight screen sets up no check of its own
                 view.switch.param.watch(lambda *_: self.result_panel.show_odds(), "value")
+            # what the screen says under its rolls in the result panel, and what they offer there
+            speaker = view.check_view if isinstance(view, FateScreens) else view
+            self.result_panel.offer(speaker.roll_actions)
+            speaker.param.watch(lambda *_: self.result_panel.refresh(), "roll_words")
         return self._views[system]
 
     def _checking(self) -> str | None:
