@@ -120,6 +120,10 @@ DROPPED_HOSTS = frozenset({"fonts.googleapis.com", "fonts.gstatic.com"})
 # The interpreter snapshot's parts (kostka_build.snapshot)
 SNAPSHOT_PART = "app-snapshot-{:02d}.bin"
 SNAPSHOT_PART_BYTES = 2_000_000
+# Pyodide's standard library: whole for a fresh boot (fetched on demand, like the wheels), and
+# without the modules the snapshot holds in memory for a restored interpreter (kostka_build.snapshot)
+STDLIB_ZIP = "python_stdlib.zip"
+STDLIB_REST = "python_stdlib_rest.zip"
 
 # --------------------------------------------------------------------------- Content-Security-Policy
 
