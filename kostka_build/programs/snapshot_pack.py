@@ -21,7 +21,14 @@ with zipfile.ZipFile("/tmp/files.zip", "w") as out:  # stored: the build reads i
             path = f"{folder}/{name}"
             if path not in held and not path.endswith(".dist-info/RECORD"):  # read by installers only
                 out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1 :]), open(path, "rb").read())
-write_zip_without(STDLIB, "/tmp/stdlib.zip", {f[len(STDLIB) + 1 :] for f in held if f.startswith(STDLIB + "/")})
+# held: modules imported from the zip, and those the interpreter has frozen in (os, codecs, site…),
+# whose sources in the zip it never reads
+specs = [getattr(m, "__spec__", None) for m in list(sys.modules.values())]
+frozen = [s for s in specs if getattr(s, "origin", None) == "frozen"]
+held_stdlib = {f[len(STDLIB) + 1 :] for f in held if f.startswith(STDLIB + "/")} | {
+    s.name.replace(".", "/") + ("/__init__.py" if s.submodule_search_locations is not None else ".py") for s in frozen
+}
+write_zip_without(STDLIB, "/tmp/stdlib.zip", held_stdlib)
 write_zip_without("/tmp/stdlib.zip", STDLIB, set())  # a copy (shutil's would leave its last piece in memory)
 importers = {
     id(i): i
@@ -33,4 +40,20 @@ importers = {
 next(iter(importers)).invalidate_caches()
 for importer in importers:
     importer.__init__(os.path.join(importer.archive, importer.prefix).rstrip("/"))
-del held, shared, out, importers, importer, folder, _dirs, files, name, path, write_zip_without, CENTRAL, END
+del (
+    held,
+    shared,
+    frozen,
+    held_stdlib,
+    out,
+    importers,
+    importer,
+    folder,
+    _dirs,
+    files,
+    name,
+    path,
+    write_zip_without,
+    CENTRAL,
+    END,
+)
