@@ -9,8 +9,9 @@ and serialising its document; it only hands out the visitor's language's app
 the same Pyodide release in Node (programs/snapshot.js), and checked by restoring it and running
 what the worker runs, in Russian, then using the app (programs/snapshot_use.py). Files live
 outside the interpreter's memory, so the snapshot carries those a restored interpreter may still
-read (modules it has not imported, data files, translations); the modules it holds in memory, and
-the installers' RECORD lists, are left out. Likewise the standard library: a restored interpreter
+read (modules it has not imported, data files, translations); the modules it holds in memory, the
+installers' RECORD lists, and what it could never import or read (config.SNAPSHOT_LEFT_OUT) are
+left out. Likewise the standard library: a restored interpreter
 gets Pyodide's python_stdlib.zip without the modules the snapshot holds (config.STDLIB_REST), and
 the snapshot's importers know that zip's table of contents, not the full one's (they read it again
 before the snapshot is taken: programs/snapshot_pack.py); the full zip serves a fresh boot.
@@ -108,6 +109,8 @@ def make_snapshot(
                 "mode": "make",
                 "wheels": [str(w) for w in wheels],
                 "panelRoot": config.PANEL_ROOT,
+                "leftOut": sorted(config.SNAPSHOT_LEFT_OUT),
+                "kept": list(config.SNAPSHOT_KEPT),
                 "python": python,
             },
             "making the interpreter snapshot",

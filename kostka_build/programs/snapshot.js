@@ -24,6 +24,8 @@ const deserializer = () => {
     py.FS.mkdirTree("/tmp/wheels");
     for (const wheel of job.wheels) py.FS.writeFile(`/tmp/wheels/${wheel.split("/").pop()}`, fs.readFileSync(wheel));
     py.globals.set("panel_root", job.panelRoot);
+    py.globals.set("left_out", py.toPy(job.leftOut));  // snapshot_pack.py (config.SNAPSHOT_LEFT_OUT)
+    py.globals.set("kept", py.toPy(job.kept));
     for (const code of job.python) await py.runPythonAsync(code);
     for (const name of ["files", "stdlib"]) {
       fs.writeFileSync(job[name], py.FS.readFile(`/tmp/${name}.zip`));

@@ -1,5 +1,6 @@
 # Making the snapshot, last: the files a restored interpreter may still read, into /tmp/files.zip
-# (the modules it holds in memory, and the installers' RECORD lists, left out), and the standard
+# (the modules it holds in memory, the installers' RECORD lists, and what config.SNAPSHOT_LEFT_OUT
+# names, set as `left_out` and `kept` by snapshot.js, left out), and the standard
 # library's zip without the modules it holds, into /tmp/stdlib.zip (write_zip_without, from
 # zip_without.py, run before this). That zip then takes the full one's place, and the importers of
 # it read its table of contents again: the snapshot's importers find each file where the restored
@@ -8,6 +9,7 @@ import os
 import sys
 import zipfile
 import zipimport
+from fnmatch import fnmatchcase as fnmatch
 
 SITE_PACKAGES = "/lib/python3.12/site-packages"
 STDLIB = next(p for p in sys.path if p.endswith(".zip"))  # Pyodide writes python_stdlib.zip there
@@ -19,8 +21,12 @@ with zipfile.ZipFile("/tmp/files.zip", "w") as out:  # stored: the build reads i
     for folder, _dirs, files in sorted(os.walk(SITE_PACKAGES)):
         for name in sorted(files):
             path = f"{folder}/{name}"
-            if path not in held and not path.endswith(".dist-info/RECORD"):  # read by installers only
-                out.writestr(zipfile.ZipInfo(path[len(SITE_PACKAGES) + 1 :]), open(path, "rb").read())
+            rel = path[len(SITE_PACKAGES) + 1 :]
+            if path in held or path.endswith(".dist-info/RECORD"):  # RECORD: read by installers only
+                continue
+            if any(fnmatch(rel, p) for p in left_out) and not any(fnmatch(rel, p) for p in kept):
+                continue
+            out.writestr(zipfile.ZipInfo(rel), open(path, "rb").read())
 # held: modules imported from the zip, and those the interpreter has frozen in (os, codecs, site…),
 # whose sources in the zip it never reads
 specs = [getattr(m, "__spec__", None) for m in list(sys.modules.values())]
