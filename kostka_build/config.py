@@ -156,6 +156,7 @@ DROPPED_HOSTS = frozenset({"fonts.googleapis.com", "fonts.gstatic.com"})
 # The interpreter snapshot's parts (kostka_build.snapshot)
 SNAPSHOT_PART = "app-snapshot-{:02d}.bin"
 SNAPSHOT_PART_BYTES = 2_000_000
+SNAPSHOT_DEFLATE_LEVEL = 12  # libdeflate's highest: still plain gzip, for any gzip reader
 # Pyodide's standard library: whole for a fresh boot (fetched on demand, like the wheels), and
 # without the modules the snapshot holds in memory for a restored interpreter (kostka_build.snapshot)
 STDLIB_ZIP = "python_stdlib.zip"
