@@ -25,6 +25,8 @@ from kostka_build.config import (
     SITE,
     SNAPSHOT_PART,
     STATIC,
+    STDLIB_REST,
+    STDLIB_ZIP,
     WORKER_CSP,
 )
 from kostka_build.fetch import fetch_pyodide_core
@@ -42,6 +44,8 @@ __all__ = [
     "SITE",
     "SNAPSHOT_PART",
     "STATIC",
+    "STDLIB_REST",
+    "STDLIB_ZIP",
     "WORKER_CSP",
     "BuildError",
     "SiteHandler",

@@ -31,21 +31,23 @@ from .wheels import assemble_packages, build_own_wheel, check_app_imports
 T = TypeVar("T")
 
 
-def write_worker(site: Path, code: str, packages: list[str], lock_packages: dict, snapshot: list[Path]) -> None:
+def write_worker(
+    site: Path, code: str, packages: list[str], lock_packages: dict, snapshot: list[Path], stdlib: Path
+) -> None:
     """The app's worker (app.js): static/worker.js with this build's configuration."""
     template = (config.STATIC / "worker.js").read_text(encoding="utf-8")
     pyodide_dir = site / config.PYODIDE_SITE_DIR
     # what the worker fetches (pyodide.js and pyodide.asm.js arrive as scripts, not counted)
-    runtime = sum(
-        (pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
-    )
+    runtime = sum((pyodide_dir / n).stat().st_size for n in ["pyodide.asm.wasm", "pyodide-lock.json"])
     wheels = [pyodide_dir / lock_packages[p]["file_name"] for p in packages]
     settings = {
         "pyodideDir": config.PYODIDE_SITE_DIR,
         "panelRoot": config.PANEL_ROOT,
         "packages": packages,
-        # restored instead of a boot (see kostka_build.snapshot): the memory, and the files beside it
+        # restored instead of a boot (see kostka_build.snapshot): the memory, and the files beside
+        # it; and the standard library without the modules it holds
         "snapshot": [{"file": p.name, "integrity": integrity(p.read_bytes())} for p in snapshot],
+        "stdlib": stdlib.name,
         # on a fresh boot: fetched and unpacked by the worker itself while the runtime boots
         # (Subresource Integrity from our lock's sha256); Pyodide's loadPackage of "packages" is
         # their fallback
@@ -54,8 +56,8 @@ def write_worker(site: Path, code: str, packages: list[str], lock_packages: dict
             for p in packages
         ],
         "downloadBytes": {
-            "snapshot": runtime + sum(p.stat().st_size for p in snapshot),
-            "boot": runtime + sum(p.stat().st_size for p in wheels),
+            "snapshot": runtime + sum(p.stat().st_size for p in [*snapshot, stdlib]),
+            "boot": runtime + sum(p.stat().st_size for p in [*wheels, pyodide_dir / config.STDLIB_ZIP]),
         },
         "wasmBytes": (pyodide_dir / "pyodide.asm.wasm").stat().st_size,
         "code": code,  # after a fresh boot
@@ -87,9 +89,11 @@ def write_service_worker(site: Path = config.SITE) -> str:
         h.update(rel.encode() + b"\0" + digests[rel])
     version = h.hexdigest()[:16]
     sri = {rel: "sha256-" + base64.b64encode(digest).decode() for rel, digest in digests.items()}
-    # The wheels serve only a start that cannot restore the interpreter snapshot: cached when
-    # first fetched, not downloaded on every first visit. The page is "./" (index.html).
-    on_demand = {f: sri[f] for f in files if f.endswith(".whl")}
+    # The wheels and the whole standard library serve only a start that cannot restore the
+    # interpreter snapshot: cached when first fetched, not downloaded on every first visit. The
+    # page is "./" (index.html).
+    full_stdlib = config.PYODIDE_SITE_DIR + config.STDLIB_ZIP
+    on_demand = {f: sri[f] for f in files if f.endswith(".whl") or f == full_stdlib}
     precache = {"./": sri["index.html"], **{f: sri[f] for f in files if f not in on_demand and f != "index.html"}}
     template = (config.STATIC / "sw.js").read_text(encoding="utf-8")
     if "/*KOSTKA_PRECACHE*/" not in template:
@@ -187,11 +191,11 @@ def build(site: Path = config.SITE, cache: Path = config.CACHE, timings: Timings
         strings = {"panel": config.PANEL_VERSION, "bokeh": config.BOKEH_VERSION, "pyodide": config.PYODIDE_VERSION}
         write(tmp / "index.html", rewrite_html(html, assets, strings))
         code = extract_app_code(worker_js)
-    snapshot = make_snapshot(
+    snapshot, stdlib = make_snapshot(
         core, [pyodide_dir / lock_packages[p]["file_name"] for p in packages], code, pyodide_dir, cache, timings
     )
     with timings.step("worker, static files, service worker, checks"):
-        write_worker(tmp, code, packages, lock_packages, snapshot)
+        write_worker(tmp, code, packages, lock_packages, snapshot, stdlib)
         copy_static(tmp)
         version = write_service_worker(tmp)
         verify_site(tmp, packages, lock_packages)

@@ -95,6 +95,42 @@ WHEEL_DROP = re.compile(
     r"|^pyviz_comms/labextension/(static|schemas)/|^panel/package-lock\.json$|^kostka_build/"
 )
 
+# Files of the wheels that the interpreter snapshot does not carry (kostka_build.snapshot), by
+# pattern (fnmatch, on paths under site-packages; ".py*" for bytecode or source), each with why a
+# restored interpreter never reads them: either it cannot import them (they import, at their top,
+# a package the site does not ship), or nothing it runs imports them (tests/test_build_internals.py
+# checks both against the pinned packages). A fresh boot still installs the whole wheels.
+SNAPSHOT_LEFT_OUT = {
+    "bokeh/sphinxext/*": "Sphinx extensions for Bokeh's own documentation: only Sphinx (not shipped) loads them",
+    "panel/command/*": "the panel command line (panel serve, convert, bundle…): only `python -m panel` imports it",
+    "tqdm/contrib/*": "tqdm's integrations (Telegram, Slack, Discord, process maps): only their users import them",
+    "bokeh/_sri/*": "Subresource Integrity hashes of BokehJS on Bokeh's CDN, for every release (the pinned one's is kept)",
+    "bokeh/server/*": "Bokeh's server: its modules import tornado (not shipped), most through bokeh.util.tornado",
+    "bokeh/util/tornado.py*": "imports tornado (not shipped)",
+    "bokeh/client/connection.py*": "Bokeh's client's connection to a server: imports tornado (not shipped)",
+    "bokeh/client/websocket.py*": "Bokeh's client's websocket: imports tornado (not shipped)",
+    "panel/auth.py*": "Panel's server logins: imports tornado (not shipped)",
+    "panel/compiler.py*": "panel bundle's compiler: imports requests (not shipped)",
+    "panel/io/server.py*": "Panel's server: imports tornado (not shipped)",
+    "panel/io/rest.py*": "Panel's server's REST API: imports tornado (not shipped)",
+    "panel/io/liveness.py*": "Panel's server's liveness endpoint: imports tornado (not shipped)",
+    "panel/io/jupyter_server_extension.py*": "Panel's Jupyter server extension: imports tornado (not shipped)",
+    "panel/io/jupyter_executor.py*": "Panel's Jupyter preview: imports tornado (not shipped)",
+    "panel/io/ipywidget.py*": "Jupyter widgets in Panel: imports ipykernel (not shipped)",
+    "panel/io/session.py*": "Panel's server sessions: imports bokeh.server.contexts (tornado)",
+    "panel/io/admin.py*": "Panel's admin page on its server: imports panel.io.server (tornado)",
+    "panel/io/django.py*": "Panel under Django: imports panel.io.server (tornado)",
+    "panel/io/fastapi.py*": "Panel under FastAPI: imports panel.io.server (tornado)",
+    "webapp/locale/*.po": "the translations' sources: gettext reads the compiled .mo files",
+}
+# ...but for these, which a restored interpreter may read:
+SNAPSHOT_KEPT = (
+    f"bokeh/_sri/{BOKEH_VERSION}.json",  # bokeh.resources reads the pinned release's hashes for its CDN URLs
+    "bokeh/server/__init__.py*",  # these import no tornado (Bokeh's documents and Panel's import them)
+    "bokeh/server/connection.py*",
+    "bokeh/server/views/__init__.py*",
+)
+
 # --------------------------------------------------------------------------- paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,6 +156,11 @@ DROPPED_HOSTS = frozenset({"fonts.googleapis.com", "fonts.gstatic.com"})
 # The interpreter snapshot's parts (kostka_build.snapshot)
 SNAPSHOT_PART = "app-snapshot-{:02d}.bin"
 SNAPSHOT_PART_BYTES = 2_000_000
+SNAPSHOT_DEFLATE_LEVEL = 12  # libdeflate's highest: still plain gzip, for any gzip reader
+# Pyodide's standard library: whole for a fresh boot (fetched on demand, like the wheels), and
+# without the modules the snapshot holds in memory for a restored interpreter (kostka_build.snapshot)
+STDLIB_ZIP = "python_stdlib.zip"
+STDLIB_REST = "python_stdlib_rest.zip"
 
 # --------------------------------------------------------------------------- Content-Security-Policy
 

@@ -73,8 +73,9 @@ def verify_site(site: Path, packages: list[str], lock_packages: dict) -> None:
     for p in packages:
         if not (site / config.PYODIDE_SITE_DIR / lock_packages[p]["file_name"]).is_file():
             raise BuildError(f"site lacks the wheel of {p}")
-    if not (site / config.PYODIDE_SITE_DIR / config.SNAPSHOT_PART.format(0)).is_file():
-        raise BuildError("site lacks the interpreter snapshot")
+    for name in (config.SNAPSHOT_PART.format(0), config.STDLIB_ZIP, config.STDLIB_REST):
+        if not (site / config.PYODIDE_SITE_DIR / name).is_file():
+            raise BuildError(f"site lacks {config.PYODIDE_SITE_DIR}{name}")
     missing = check_local_references(site)
     if missing:
         raise BuildError("references to files missing from site/:\n  " + "\n  ".join(missing))

@@ -8,8 +8,9 @@
 //   build each page and worker belongs to is written down (the cache CLIENTS), so that it outlives
 //   this service worker being stopped, and a newer one knows it too.
 // - A build's cache is deleted once no page or worker of it is left.
-// The wheels (ON_DEMAND) are only for a start that cannot restore the interpreter snapshot
-// (static/worker.js): they are checked against their hashes and cached when first fetched instead.
+// The wheels and the whole standard library (ON_DEMAND) are only for a start that cannot restore
+// the interpreter snapshot (static/worker.js): they are checked against their hashes and cached
+// when first fetched instead.
 /*KOSTKA_PRECACHE*/
 
 const PREFIX = "kostka-";
@@ -157,9 +158,9 @@ self.addEventListener("fetch", (event) => {
     // The app keeps its state in the query string: any ./?... is the same page.
     const hit = file && (await cache.match(file));
     if (hit) return hit;
-    const wheel = file && version === VERSION && ON_DEMAND[file];
-    if (wheel) {
-      const response = await fetch(request.url, {integrity: wheel});
+    const onDemand = file && version === VERSION && ON_DEMAND[file];
+    if (onDemand) {
+      const response = await fetch(request.url, {integrity: onDemand});
       if (response.ok) await cache.put(file, response.clone());
       return response;
     }

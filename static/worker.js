@@ -165,7 +165,10 @@ async function installWheels(pyodide, wheels) {
 // language is built and its document serialised for nobody yet (webapp/startup.py); a restore
 // only hands out the visitor's language's app and sends its document as written (KOSTKA.welcome).
 // It holds no page, no address and no stored character.
-// Files live outside the interpreter's memory: the snapshot holds those it may still read.
+// Files live outside the interpreter's memory: the snapshot holds those it may still read, and
+// the standard library comes without the modules it holds in memory (KOSTKA.stdlib: the
+// snapshot's importers were made to know that zip, not the whole python_stdlib.zip, which only a
+// fresh boot fetches).
 // Seeds do not come from the interpreter's state (engine.rng draws each one from the browser's
 // crypto source), and Python's own `random` is reseeded after the restore. A start that fails
 // after a restore tells the page, which then asks the next start to boot afresh.
@@ -263,7 +266,12 @@ async function restoredRuntime() {
   const stored = fetchSnapshot();
   stored.catch(() => {});  // loadPyodide awaits it and reports the failure below
   try {
-    const pyodide = await loadPyodide({indexURL: INDEX_URL, _loadSnapshot: stored.then((s) => s.memory), _snapshotDeserializer: deserializeJs});
+    const pyodide = await loadPyodide({
+      indexURL: INDEX_URL,
+      stdLibURL: INDEX_URL + KOSTKA.stdlib,
+      _loadSnapshot: stored.then((s) => s.memory),
+      _snapshotDeserializer: deserializeJs,
+    });
     writeFiles(pyodide, (await stored).files);
     pyodide.runPython("import random; random.seed()");
     return pyodide;

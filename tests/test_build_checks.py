@@ -1,13 +1,17 @@
 """The build's checks that need no browser: a binary wheel must match Pyodide's official lock; the
-interpreter snapshot's container survives packing, compressing and cutting into parts, and the
-snapshot is taken from the page's code up to writing the document."""
+interpreter snapshot's container survives packing, compressing and cutting into parts, the
+snapshot is taken from the page's code up to writing the document, and the standard library it is
+restored with is Pyodide's without the entries left out, each other entry as it was."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
 import random
+import runpy
 import subprocess
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +75,47 @@ def test_the_snapshot_container_round_trips_through_its_parts():
     assert snapshot.unpack_snapshot(gzip.decompress(b"".join(parts))) == (memory, files)
     with pytest.raises(ValueError):
         snapshot.unpack_snapshot(b"PK" + container[2:])
+
+
+def zip_without():
+    """programs/zip_without.py's function, as snapshot_pack.py runs it inside Pyodide."""
+    return runpy.run_path(str(Path(snapshot.__file__).parent / "programs" / "zip_without.py"))["write_zip_without"]
+
+
+def entries(path: Path) -> list[tuple[str, int, bytes]]:
+    with zipfile.ZipFile(path) as zf:
+        assert zf.testzip() is None  # every entry's CRC checks out
+        return [(info.filename, info.compress_type, zf.read(info)) for info in zf.infolist()]
+
+
+def test_a_zip_without_some_entries_keeps_every_other_one_as_it_was(tmp_path):
+    source = tmp_path / "stdlib.zip"
+    with zipfile.ZipFile(source, "w") as zf:
+        zf.writestr("json/", b"")
+        zf.writestr("json/__init__.py", b"from .decoder import *\n" * 50, zipfile.ZIP_DEFLATED)
+        zf.writestr("json/decoder.py", random.Random(1).randbytes(200_000), zipfile.ZIP_DEFLATED)  # > one buffer
+        zf.writestr("graphlib.py", b"class TopologicalSorter: ...\n", zipfile.ZIP_STORED)
+        zf.writestr("encodings/cp1250.py", b"# a codec\n", zipfile.ZIP_DEFLATED)
+        zf.writestr("čeština.txt", "Žluťoučký kůň\n".encode(), zipfile.ZIP_DEFLATED)  # its name flagged UTF-8
+        zf.writestr("typing.py", b"", zipfile.ZIP_DEFLATED)
+    left_out = {"json/__init__.py", "typing.py", "not/there.py"}
+    target = tmp_path / "rest.zip"
+    assert zip_without()(str(source), str(target), left_out) == 5
+    assert entries(target) == [e for e in entries(source) if e[0] not in left_out]
+    copy = tmp_path / "copy.zip"
+    assert zip_without()(str(target), str(copy), set()) == 5
+    assert copy.read_bytes() == target.read_bytes()
+
+
+@pytest.mark.skipif(not (config.CACHE / "npm").is_dir(), reason="npm pyodide not fetched (python build.py)")
+def test_pyodides_standard_library_without_the_modules_the_snapshot_holds(tmp_path):
+    stdlib = config.CACHE / "npm" / f"pyodide-{config.PYODIDE_VERSION}" / "package" / config.STDLIB_ZIP
+    held = {"json/__init__.py", "json/decoder.py", "typing.py", "encodings/utf_8.py", "_pyodide/_base.py"}
+    rest = tmp_path / config.STDLIB_REST
+    kept = zip_without()(str(stdlib), str(rest), held)
+    full = entries(stdlib)
+    assert {name for name, _, _ in full} >= held
+    assert entries(rest) == [e for e in full if e[0] not in held] and kept == len(full) - len(held)
 
 
 def test_making_the_snapshot_without_node_stops_the_build_with_a_clear_message(monkeypatch):

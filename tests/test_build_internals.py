@@ -10,6 +10,7 @@ import importlib.util
 import json
 import re
 import zipfile
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import bokeh.document
@@ -122,3 +123,79 @@ def test_pyodide_has_the_snapshot_api_the_worker_uses():
     assert f"const SNAPSHOT_MAGIC = {internals.PYODIDE_SNAPSHOT_MAGIC};" in worker
     for name in ("_loadSnapshot", "_snapshotDeserializer"):
         assert name in worker
+
+
+# ---- what the interpreter snapshot leaves out of the wheels (config.SNAPSHOT_LEFT_OUT)
+
+NOT_SHIPPED_TOPS = {"tornado", "requests", "ipykernel", "sphinx", "docutils", "IPython", "ipywidgets", "jupyter_server"}
+
+
+def module_of(rel: str) -> str:
+    return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def module_imports(rel: str, at_top: bool) -> set[str]:
+    """The modules a source file of site-packages imports: at its top only (not under a condition,
+    a try or a function: what importing it always imports), or anywhere."""
+    tree = ast.parse((SITE_PACKAGES / rel).read_text(encoding="utf-8"))
+    package = module_of(rel).split(".") if rel.endswith("__init__.py") else module_of(rel).split(".")[:-1]
+    found: set[str] = set()
+    todo = list(tree.body) if at_top else list(ast.walk(tree))
+    for node in todo:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = (
+                ".".join(package[: len(package) - node.level + 1] + [node.module or ""]) if node.level else node.module
+            )
+            found.add((base or "").strip("."))
+            found.update(f"{base}.{alias.name}".strip(".") for alias in node.names)
+    return found
+
+
+def left_out(rel: str) -> bool:
+    def matches(patterns) -> bool:
+        return any(fnmatchcase(rel, p) for p in patterns)
+
+    return matches(config.SNAPSHOT_LEFT_OUT) and not matches(config.SNAPSHOT_KEPT)
+
+
+def shipped_sources() -> list[str]:
+    tops = ("bokeh/", "panel/", "param/", "pyviz_comms/", "jinja2/", "tqdm/", "xyzservices/", "segno/", "packaging/")
+    return sorted(
+        p.relative_to(SITE_PACKAGES).as_posix()
+        for top in tops
+        for p in (SITE_PACKAGES / top).rglob("*.py")
+        if "/tests/" not in p.as_posix()
+    )
+
+
+def test_what_the_snapshot_leaves_out_a_restored_interpreter_never_imports():
+    """Each module the snapshot leaves out either cannot be imported in the browser (it imports, at
+    its top, a package the site does not ship, or another module left out for that reason), or
+    nothing else imports it (only its own package, tests and ``python -m``)."""
+    sources = shipped_sources()
+    gone = [rel for rel in sources if left_out(rel)]
+    assert len(gone) > 50  # the patterns still match the pinned packages
+    unimportable: set[str] = set()
+    for _ in range(5):  # through modules that import one another
+        for rel in gone:
+            imports = module_imports(rel, at_top=True)
+            if any(m.split(".")[0] in NOT_SHIPPED_TOPS for m in imports) or imports & unimportable:
+                unimportable.add(module_of(rel))
+    importers: dict[str, set[str]] = {}
+    for rel in sources:
+        if not left_out(rel) and not rel.endswith("__main__.py"):
+            for name in module_imports(rel, at_top=False):
+                importers.setdefault(name, set()).add(rel)
+    unproven = []
+    for rel in gone:
+        name = module_of(rel)
+        users = {u for m, us in importers.items() if m == name or m.startswith(name + ".") for u in us}
+        if name not in unimportable and users:
+            unproven.append(f"{rel}, imported by {sorted(users)[:3]}")
+    assert unproven == [], "left out of the snapshot, but importable and imported:\n" + "\n".join(unproven)
+    for rel in sources:  # what is kept imports none of what is left out at its top
+        if not left_out(rel):
+            bad = {m for m in module_imports(rel, at_top=True) if m in {module_of(g) for g in gone}}
+            assert bad - unimportable == set(), f"{rel} imports {bad}"

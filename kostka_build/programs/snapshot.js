@@ -24,24 +24,34 @@ const deserializer = () => {
     py.FS.mkdirTree("/tmp/wheels");
     for (const wheel of job.wheels) py.FS.writeFile(`/tmp/wheels/${wheel.split("/").pop()}`, fs.readFileSync(wheel));
     py.globals.set("panel_root", job.panelRoot);
+    py.globals.set("left_out", py.toPy(job.leftOut));  // snapshot_pack.py (config.SNAPSHOT_LEFT_OUT)
+    py.globals.set("kept", py.toPy(job.kept));
     for (const code of job.python) await py.runPythonAsync(code);
-    fs.writeFileSync(job.files, py.FS.readFile("/tmp/files.zip"));
-    py.FS.unlink("/tmp/files.zip");
+    for (const name of ["files", "stdlib"]) {
+      fs.writeFileSync(job[name], py.FS.readFile(`/tmp/${name}.zip`));
+      py.FS.unlink(`/tmp/${name}.zip`);
+    }
     fs.writeFileSync(job.memory, py.makeMemorySnapshot({serializer}));
   } else {
-    const py = await loadPyodide({indexURL: job.pyodide + "/", _loadSnapshot: fs.readFileSync(job.memory), _snapshotDeserializer: deserializer});
+    // restored with the standard library the site's worker restores it with (snapshot_pack.py)
+    const py = await loadPyodide({indexURL: job.pyodide + "/", stdLibURL: job.stdlib, _loadSnapshot: fs.readFileSync(job.memory), _snapshotDeserializer: deserializer});
     py.FS.writeFile("/tmp/files.zip", fs.readFileSync(job.files));
-    py.runPython(`import os, zipfile, importlib, random
+    // the files written, and only site-packages' finders told, as the worker does (not
+    // importlib.invalidate_caches(), which would also read the standard library's zip again)
+    py.runPython(`import os, sys, zipfile, random
 with zipfile.ZipFile("/tmp/files.zip") as z:
     z.extractall("/lib/python3.12/site-packages")
 os.remove("/tmp/files.zip")
-importlib.invalidate_caches()
+for path, finder in list(sys.path_importer_cache.items()):
+    if path.startswith("/lib/python3.12/site-packages") and hasattr(finder, "invalidate_caches"):
+        finder.invalidate_caches()
 random.seed()`);
+    const stdlib = py.runPython(job.stdlibCheck);  // before the app imports anything
     py.globals.set("sendPatch", () => {});
     py.globals.set("kostka_language", "ru");
     const [docs] = (await py.runPythonAsync(job.code)).toJs();
     const text = JSON.stringify(JSON.parse(docs));  // its Russian unescaped
     const rolls = py.runPython(job.use);  // and the app works on: rolls, switches language
-    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c"), rolls}));
+    process.stdout.write(JSON.stringify({docs: docs.length, roll: text.includes("\u0411\u0440\u043e\u0441\u0438\u0442\u044c"), rolls, stdlib}));
   }
 })().catch((e) => { console.error(e); process.exit(1); });

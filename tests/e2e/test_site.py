@@ -12,6 +12,7 @@ import base64
 import hashlib
 import json
 import re
+import zipfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -109,12 +110,34 @@ def test_site_is_self_contained(site):
     # the build's manifest: every file with its sha256 (the page, index.html, is "./")
     manifest = (re.search(rf"const {name} = (\{{.*?\}});", sw, re.S).group(1) for name in ("PRECACHE", "ON_DEMAND"))
     precache, on_demand = (set(json.loads(text)) for text in manifest)
+    full_stdlib = build.PYODIDE_SITE_DIR + build.STDLIB_ZIP
     for path in site.rglob("*"):
         if path.is_file() and path.name not in ("sw.js", ".build-stamp"):
             rel = "./" if path.name == "index.html" else path.relative_to(site).as_posix()
-            # the wheels only serve a start that cannot restore the snapshot: cached when first fetched
-            assert rel in (on_demand if path.suffix == ".whl" else precache), f"{path} is not cached for offline use"
+            # the wheels and the whole standard library only serve a start that cannot restore the
+            # snapshot: cached when first fetched
+            fresh_boot = path.suffix == ".whl" or rel == full_stdlib
+            assert rel in (on_demand if fresh_boot else precache), f"{path} is not cached for offline use"
     assert f"{build.PYODIDE_SITE_DIR}{build.SNAPSHOT_PART.format(0)}" in precache
+    assert f"{build.PYODIDE_SITE_DIR}{build.STDLIB_REST}" in precache
+
+
+def test_a_restored_start_gets_the_standard_library_without_the_modules_the_snapshot_holds(site: Path):
+    """The zip a restored interpreter reads is Pyodide's whole standard library less modules the
+    snapshot holds in memory (the build's check of the snapshot proves its importers read it right)."""
+    with zipfile.ZipFile(site / build.PYODIDE_SITE_DIR / build.STDLIB_ZIP) as full:
+        whole = {info.filename: full.read(info) for info in full.infolist()}
+    with zipfile.ZipFile(site / build.PYODIDE_SITE_DIR / build.STDLIB_REST) as rest:
+        assert rest.testzip() is None
+        kept = {info.filename: rest.read(info) for info in rest.infolist()}
+    assert all(whole.get(name) == data for name, data in kept.items())  # each file as it was
+    left_out = set(whole) - set(kept)
+    assert all(name.endswith(".py") for name in left_out)  # modules only: data files stay
+    # what Panel, Bokeh and the app import is held; what nothing imports stays in the zip
+    assert {"json/__init__.py", "typing.py", "asyncio/__init__.py", "encodings/utf_8.py"} <= left_out
+    assert {"os.py", "codecs.py", "zipimport.py"} <= left_out  # frozen into the interpreter
+    assert {"graphlib.py", "encodings/cp1250.py", "pydoc.py", "site-packages/"} <= set(kept)
+    assert sum(len(d) for d in kept.values()) < 0.8 * sum(len(d) for d in whole.values())
 
 
 def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, server: Server):
@@ -134,6 +157,9 @@ def test_app_starts_draws_odds_and_rolls_in_every_system(browser: Browser, serve
     assert traffic.failures == [], "some files were missing or failed"
     assert any(u.endswith(".wasm") for u in traffic.requests)
     assert not any(u.endswith(".whl") for u in traffic.requests)
+    # the standard library without the modules the snapshot holds, not the whole one
+    assert any(u.endswith("/" + build.STDLIB_REST) for u in traffic.requests)
+    assert not any(u.endswith("/" + build.STDLIB_ZIP) for u in traffic.requests)
 
 
 def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Server):
@@ -224,16 +250,25 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(
         assert runtime(page) == "boot"
         expect(big_roll(page)).to_contain_text("Бросок: ")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=START_TIMEOUT)
-    # the wheels such a start needs were kept for offline use as they came (the service worker,
-    # installed after the first start, served the second boot)
+    # the wheels and the whole standard library such a start needs were kept for offline use as
+    # they came (the service worker, installed after the first start, served the second boot)
     cached = page.evaluate("""async () => {
         const names = [];
         for (const name of await caches.keys()) {
             for (const request of await (await caches.open(name)).keys()) names.push(request.url);
         }
-        return names.filter((url) => url.endsWith(".whl")).length;
+        return names;
     }""")
-    assert cached == len(kostka["wheels"])
+    assert len([url for url in cached if url.endswith(".whl")]) == len(kostka["wheels"])
+    assert [url for url in cached if url.endswith("/" + build.STDLIB_ZIP)] != []
+    # and such a start works offline from then on
+    context.set_offline(True)
+    page.reload()
+    started(page)
+    assert runtime(page) == "boot"
+    roll_button(page).click()
+    expect(page.get_by_test_id(RESULT).first).to_be_visible()
+    expect(page.get_by_test_id(OUTCOME).first).not_to_be_empty()
     context.close()
 
 
