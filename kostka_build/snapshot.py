@@ -67,7 +67,7 @@ def snapshot_parts(container: bytes) -> list[bytes]:
     browser's DecompressionStream reads it, made by libdeflate at its highest level (0.5 MB, 2.5 %,
     smaller than zlib's level 9 for every first visit), else by zlib on every core."""
     try:
-        import deflate  # libdeflate (the "test" extra of pyproject.toml)
+        import deflate  # libdeflate (the "web" extra of pyproject.toml)
     except ImportError:
         log("libdeflate (pip install deflate) not found: the snapshot compressed by zlib, 0.5 MB larger")
         data = gzip_compress(container, 9)
