@@ -145,8 +145,20 @@ def test_gurps_secret_roll_hidden_then_revealed(app):
 def test_gurps_contest_result(app):
     view = app.view_of("gurps")
     app.state.gurps.character.skills = [{"name": "Wrestling", "level": "12"}]
-    view.roll_contest()
-    assert 'data-testid="contest-outcome"' in view.contest_result.object
+    view.roll_contest()  # shown once, in the result panel: who won, by how much, the modifiers used
+    shown = app.result_panel.box
+    entry = app.state.gurps.last_contest
+    assert entry.roll.winner is None or f"Margin of victory: {entry.roll.margin_of_victory}." in shown.status
+    assert 'data-testid="result-outcome"' in shown.status and shown.note == "No modifiers."
+    assert view.contest_result.object == ""
+    app.state.gurps.contest = "regular"
+    for seed in range(200):  # a regular contest decided after the first round says in which
+        entry = app.state.roll_contest(seed=seed)
+        if len(entry.roll.rounds) > 1:
+            break
+    assert f"Decided in round {len(entry.roll.rounds)}." in shown.status
+    app.tr.lang = "ru"
+    assert f"Решилось в раунде {len(entry.roll.rounds)}." in shown.status
 
 
 def test_fate_roll_and_chart(app):
@@ -232,7 +244,7 @@ def test_a_gurps_result_names_its_modifiers_and_one_roll_modifiers_are_cleared(a
     assert desk.last.check.modifiers == (-1,) and note() == "Modifiers used: Wound \u22121"
     view.mod_rows.keeps[0].value = False  # no longer standing: it goes with the next roll
     view.roll_contest()
-    assert "Modifiers used: Wound \u22121" in view.contest_result.object and desk.modifiers == []
+    assert note() == "Modifiers used: Wound \u22121" and desk.modifiers == []
     view.roll()
     assert note() == "No modifiers."
 

@@ -23,7 +23,6 @@ from ..state.gurps import (
     MAX_ROWS,
     GurpsDesk,
 )
-from ..words.dice import d6_pips, dice_row
 from .charts import BAD, GOOD, NEUTRAL, OUTCOME_COLOURS, BarChart, GurpsDistributionChart
 from .common import (
     LESS_LABEL,
@@ -50,10 +49,6 @@ from .result import RollActions, big_roll_button, name_big_roll, roll_button, ro
 __all__ = ["GurpsView"]
 
 CONTEST_LABELS = {"quick": N_("Quick contest"), "regular": N_("Regular contest")}
-
-
-def _dice(tr: Any, faces: Any, caption: str) -> str:
-    return dice_row([d6_pips(f, label=tr(N_("Die showing {face}"), face=f)) for f in faces], caption)
 
 
 #: Rows of a list drawn at a time: each row is five widgets, and a page of a real GCS sheet's 120
@@ -789,7 +784,9 @@ class GurpsView(pn.viewable.Viewer):
         self.param.trigger("roll_words")
 
     def roll_actions(self, entry: Any) -> RollActions | None:
-        """Under the last roll in the result panel: the modifiers it used, by name and value."""
+        """Under the last roll or contest in the result panel: the modifiers it used, by name and value."""
+        if entry is not None and entry is self.desk.last_contest:
+            return RollActions(self._modifiers_text(self.desk.last_contest_modifiers), [], lambda key: None)
         if entry is None or entry is not self.desk.last or entry.kind != "roll":
             return None
         return RollActions(self._modifiers_text(self.desk.last_modifiers), [], lambda key: None)
@@ -814,33 +811,9 @@ class GurpsView(pn.viewable.Viewer):
         self.desk.after_contest(entry)
 
     def _show_contest(self, *_: Any) -> None:
-        tr = self.tr
-        entry = self.desk.last_contest
-        if entry is None:
-            self.contest_result.object = ""
-            return
-        roll = entry.roll
-        if hasattr(roll, "dice_a"):
-            rounds = [(roll.dice_a, roll.dice_b)]
-        else:
-            rounds = list(roll.rounds)[-3:]
-        html = ""
-        for da, db in rounds:
-            html += _dice(tr, da, tr(N_("You"))) + _dice(tr, db, tr(N_("Opponent")))
-        if len(getattr(roll, "rounds", ())) > 1:
-            html += f'<div class="note">{escape(tr(N_("Decided in round {n} (last rounds shown)."), n=len(roll.rounds)))}</div>'
-        if roll.winner is None:
-            outcome = tr(N_("Nobody wins"))
-        elif roll.winner == "a":
-            outcome = tr(N_("You win"))
-        else:
-            outcome = tr(N_("Opponent wins"))
-        if hasattr(roll, "margin_of_victory") and roll.winner is not None:
-            outcome += " — " + tr(N_("margin of victory {m}"), m=roll.margin_of_victory)
-        self.contest_result.object = (
-            f'<div data-testid="contest-result">{html}<div class="outcome" data-testid="contest-outcome">{escape(outcome)}</div>'
-            f'<div class="note" data-testid="modifiers-used">{escape(self._modifiers_text(self.desk.last_contest_modifiers))}</div></div>'
-        )
+        """A new contest: the message beside it goes (the contest is in the result panel, with the modifiers it used)."""
+        self.contest_result.object = ""
+        self.param.trigger("roll_words")
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

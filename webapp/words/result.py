@@ -100,7 +100,13 @@ def outcome_of(tr: Translator, entry: Any) -> tuple[str, str, str]:
         return tr(N_("Total {total}"), total=roll.total), "", ""
     if entry.kind == "contest":
         colour = "" if roll.winner is None else "good" if roll.winner == "a" else "bad"
-        return contest_winner_text(tr, roll), colour, ""
+        details = []
+        if roll.winner is not None and hasattr(roll, "margin_of_victory"):
+            details.append(tr(N_("Margin of victory: {m}."), m=roll.margin_of_victory))
+        rounds = len(getattr(roll, "rounds", ()) or ())
+        if rounds > 1:  # (the dice shown are the last round's)
+            details.append(tr(N_("Decided in round {n}."), n=rounds))
+        return contest_winner_text(tr, roll), colour, " ".join(details)
     outcome, detail = check_texts(tr, entry)
     return outcome, "good" if roll.success else "bad", detail
 
