@@ -231,6 +231,7 @@ def test_opening_the_fight_screen_draws_no_number_field_until_one_is_asked_for(a
     assert shown() == ["Skill modifier"]
     # nor are the folded parts made before they are asked for, nor the chances by favour spent worked out
     assert not hasattr(view, "halving_select") and not hasattr(view, "sim_readout") and view.desk.by_spend == {}
+    assert view._controls is None and not hasattr(view, "target")  # nor the fight's controls, until it starts
     folds = {
         view.monster_fold: ("Edit the monster", "Monster's life"),
         view.rules_fold: ("Show the fight's rules", "Hero favour per attack"),
@@ -250,6 +251,10 @@ def test_opening_the_fight_screen_draws_no_number_field_until_one_is_asked_for(a
     tap(view, "monsters", "Wolf")
     view.desk.start_fight()
     assert shown() == ["Skill modifier", "Points the attacker spends", "Points the defender spends"]
+    assert list(view.target.options.values()) == ["Wolf"]
+    app.tr.lang = "cs"  # made late, they still speak the language on screen
+    assert view.target.name == "Cíl" and "Body útočníka" in [w.label for w in view.__panel__().select(NumberInput)]
+    app.tr.lang = "en"
     view.run.manual = True
     assert "Attacker's die 1" in shown()
     view.run.manual = False

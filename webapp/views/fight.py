@@ -616,47 +616,12 @@ class FightView(pn.viewable.Viewer):
         start = self._button(N_("Start the fight"), kind="primary", width=220)
         start.on_click(self._act(self.desk.start_fight, message))
         self.fight_status = pane("")
-        self.target = select(width=240)
-        self.binder.text(self.target, "name", N_("Target"))
-        self.target.param.watch(lambda e: setattr(run, "target", e.new or ""), "value")
-        manual = checkbox("")
-        self.binder.text(manual, "name", N_("Type in the dice"))
-        manual.link(run, value="manual", bidirectional=True)
-        dice_fields = pn.FlexBox(
-            self._field(run, "a1", N_("Attacker's die 1"), 130),
-            self._field(run, "a2", N_("Attacker's die 2"), 130),
-            self._field(run, "d1", N_("Defender's die 1"), 130),
-            self._field(run, "d2", N_("Defender's die 2"), 130),
-            flex_wrap="wrap",
-            align_items="flex-end",
-        )
-        # the typed dice join the page when asked for, the controls with the fight
-        dice_slot = pn.Column(margin=0, sizing_mode="stretch_width")
-        run.param.watch(lambda e: setattr(dice_slot, "objects", [dice_fields] if e.new else []), "manual")
-        attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
-        attack.on_click(self._act(lambda: run.attack(), message))
-        recover = self._button(N_("Recover"), width=160, height=56)
-        recover.on_click(self._act(lambda: run.recover(), message))
         self.undo = undo = self._button(N_("Undo"), width=140, height=56, visible=False)
         undo.on_click(self._act(run.undo, message))
         self.step = pane("")
         self.write_back = self._button(N_("Write life and points to the sheets"), width=340, visible=False)
         self.write_back.on_click(self._act(self.desk.write_back, message))
-        self.controls = pn.Column(
-            pn.FlexBox(
-                self.target,
-                self._field(run, "attack_points", N_("Points the attacker spends"), 200, stepper=True),
-                self._field(run, "defence_points", N_("Points the defender spends"), 200, stepper=True),
-                manual,
-                flex_wrap="wrap",
-                align_items="flex-end",
-            ),
-            dice_slot,
-            pn.FlexBox(attack, recover, flex_wrap="wrap"),
-            sizing_mode="stretch_width",
-            margin=0,
-            visible=False,
-        )
+        self._controls: pn.Column | None = None  # the target, points and Attack: made when a fight starts
         self.controls_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         run.param.watch(self._show_fight, ["version"])
         self.binder.on_lang(self._show_fight)
@@ -670,6 +635,52 @@ class FightView(pn.viewable.Viewer):
             self.step,
             styles=CARD,
             sizing_mode="stretch_width",
+        )
+
+    @property
+    def controls(self) -> pn.Column:
+        """The target, the points, the typed dice and *Attack*: made when the first fight starts."""
+        if self._controls is None:
+            self._controls = self._make_controls()
+        return self._controls
+
+    def _make_controls(self) -> pn.Column:
+        run, message = self.run, self.fight_message
+        self.target = select(width=240)
+        self.binder.text(self.target, "name", N_("Target"))
+        self.target.param.watch(lambda e: setattr(run, "target", e.new or ""), "value")
+        manual = checkbox("", value=run.manual)
+        self.binder.text(manual, "name", N_("Type in the dice"))
+        manual.link(run, value="manual", bidirectional=True)
+        dice_fields = pn.FlexBox(
+            self._field(run, "a1", N_("Attacker's die 1"), 130),
+            self._field(run, "a2", N_("Attacker's die 2"), 130),
+            self._field(run, "d1", N_("Defender's die 1"), 130),
+            self._field(run, "d2", N_("Defender's die 2"), 130),
+            flex_wrap="wrap",
+            align_items="flex-end",
+        )
+        # the typed dice join the page when asked for
+        dice_slot = pn.Column(*([dice_fields] if run.manual else []), margin=0, sizing_mode="stretch_width")
+        run.param.watch(lambda e: setattr(dice_slot, "objects", [dice_fields] if e.new else []), "manual")
+        attack = self._button(N_("Attack"), kind="primary", width=180, height=56)
+        attack.on_click(self._act(lambda: run.attack(), message))
+        recover = self._button(N_("Recover"), width=160, height=56)
+        recover.on_click(self._act(lambda: run.recover(), message))
+        return pn.Column(
+            pn.FlexBox(
+                self.target,
+                self._field(run, "attack_points", N_("Points the attacker spends"), 200, stepper=True),
+                self._field(run, "defence_points", N_("Points the defender spends"), 200, stepper=True),
+                manual,
+                flex_wrap="wrap",
+                align_items="flex-end",
+            ),
+            dice_slot,
+            pn.FlexBox(attack, recover, flex_wrap="wrap"),
+            sizing_mode="stretch_width",
+            margin=0,
+            visible=False,
         )
 
     def _lines_html(self, state: Any) -> str:
@@ -740,7 +751,8 @@ class FightView(pn.viewable.Viewer):
                 )
             good = "good" if state.winner == "heroes" else "bad"
             status = f'<div class="outcome {good}" data-testid="fight-over">{escape(text)}</div>'
-            self.target.options = []
+            if self._controls is not None:
+                self.target.options = []
         else:
             turn = (
                 N_("Round {round}: the heroes' turn.")
@@ -766,6 +778,7 @@ class FightView(pn.viewable.Viewer):
                 f'<div class="readout" data-testid="fight-status"><b>{escape(tr(turn, round=na.round))}</b> '
                 f'<span data-testid="actor">{escape(why)}</span></div>'
             )
+            self.controls  # noqa: B018  (made now, for the first fight)
             options = {}
             for n in na.targets:
                 damage_halved = run.fight.encounter.halving == "damage"
@@ -782,7 +795,9 @@ class FightView(pn.viewable.Viewer):
         self._show_step()
 
     def _show_controls(self, shown: bool) -> None:
-        """The target, points and Attack join the page while the fight runs (opening the screen draws none)."""
+        """The target, points and Attack join the page while the fight runs (opening the screen makes none)."""
+        if not shown and self._controls is None:
+            return
         self.controls.visible = shown
         objects = [self.controls] if shown else []
         if self.controls_slot.objects != objects:
