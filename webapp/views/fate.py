@@ -141,7 +141,7 @@ class FateView(pn.viewable.Viewer):
         """Under the last roll in the result panel: the favour the hero has left."""
         if entry is None or entry is not self.desk.last or entry.hidden or entry.roll.favour_left is None:
             return None
-        return RollActions(self.tr(N_("Favour left: {n}"), n=entry.roll.favour_left), [], lambda key: None)
+        return RollActions(self.tr(N_("Favour left: {n}"), n=entry.roll.favour_left))
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout

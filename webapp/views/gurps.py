@@ -786,10 +786,10 @@ class GurpsView(pn.viewable.Viewer):
     def roll_actions(self, entry: Any) -> RollActions | None:
         """Under the last roll or contest in the result panel: the modifiers it used, by name and value."""
         if entry is not None and entry is self.desk.last_contest:
-            return RollActions(self._modifiers_text(self.desk.last_contest_modifiers), [], lambda key: None)
+            return RollActions(self._modifiers_text(self.desk.last_contest_modifiers))
         if entry is None or entry is not self.desk.last or entry.kind != "roll":
             return None
-        return RollActions(self._modifiers_text(self.desk.last_modifiers), [], lambda key: None)
+        return RollActions(self._modifiers_text(self.desk.last_modifiers))
 
     def _modifiers_text(self, used: Any) -> str:
         """Which modifiers a roll used, by name and value ("Darkness −2, Aim +1"), or that it used none."""

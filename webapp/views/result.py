@@ -18,7 +18,7 @@ between (a double tap never makes two numbered rolls).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any, ClassVar, NamedTuple
 
@@ -435,8 +435,8 @@ class RollActions(NamedTuple):
     """What a screen says of the roll shown in the result panel, and what can be done with it there."""
 
     note: str  #: a line of text ('' for none): the modifiers used, the favour left…
-    actions: list[tuple[str, str, bool]]  #: (key, label, disabled) of each button
-    act: Callable[[str], Any]  #: called with the key of the button tapped
+    actions: Sequence[tuple[str, str, bool]] = ()  #: (key, label, disabled) of each button
+    act: Callable[[str], Any] | None = None  #: called with the key of the button tapped
 
 
 class ResultPanel(pn.viewable.Viewer):
