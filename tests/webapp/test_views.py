@@ -66,7 +66,7 @@ def test_success_icons_buy_special_successes_one_tap_each_even_the_same_twice(ap
     assert f"Spend your success icons ({roll.icons})" in panel.box.note
     panel.press("make_haste")
     panel.press("make_haste")
-    assert desk.picked == ["make_haste", "make_haste"] and panel.box.action_ack == 2  # each tap is answered
+    assert desk.picked == ["make_haste", "make_haste"] and panel.box.ack == 2  # each tap is answered
     assert f"Icons left: {roll.icons - 2}." in panel.box.note and "Make haste, Make haste" in panel.box.note
     for _ in range(roll.icons - 2):
         panel.press("gain_insight")

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import param
-from panel.custom import JSComponent
 
 from .result import BUTTON_CSS
+from .taps import TapAnswered, with_taps
 
 __all__ = ["EncounterBoard", "PLACES"]
 
@@ -22,7 +22,7 @@ __all__ = ["EncounterBoard", "PLACES"]
 PLACES = (("heroes", "defending"), ("heroes", "attacking"), ("monsters", "attacking"), ("monsters", "defending"))
 
 
-class EncounterBoard(JSComponent):
+class EncounterBoard(TapAnswered):
     """The benches and the formations, each creature and place a button.
 
     ``benches`` is ``[{"side", "label", "names", "selected"}]``, the heroes' bench then the monsters':
@@ -41,33 +41,14 @@ class EncounterBoard(JSComponent):
     benches = param.List(default=[], doc="The benches (see the class)")
     heads = param.List(default=[], doc="The four places' heads")
     lines = param.List(default=[], doc="The formations' places (see the class)")
-    tap = param.String(default="", doc="The last tap: '<n>:<what>'")
-    ack = param.Integer(default=0, doc="The last tap Python has answered")
 
-    _priority_changes: ClassVar[list[str]] = ["tap"]
-
-    _esm = """
+    _esm = with_taps("""
 export function render({ model, el }) {
   const board = document.createElement("div");
   board.className = "k-board";
   el.append(board);
   const SIDES = [["heroes", "defending"], ["heroes", "attacking"], ["monsters", "attacking"], ["monsters", "defending"]];
-  let queue = [], waiting = null, taps = 0, timer = null;
-  const pressedKeys = () => new Set([...queue, ...(waiting ? [waiting] : [])]);
-  const send = () => {
-    if (waiting !== null || !queue.length) return;
-    waiting = queue.shift();
-    taps = Math.max(taps, model.ack) + 1;
-    timer = setTimeout(answered, 8000);  // an answer lost on the way never locks the board
-    model.tap = `${taps}:${waiting}`;
-  };
-  const answered = () => {
-    clearTimeout(timer);
-    waiting = null;
-    const keys = pressedKeys();
-    board.querySelectorAll("button.k-pressed").forEach((b) => { if (!keys.has(b.dataset.key)) b.classList.remove("k-pressed"); });
-    send();
-  };
+  const taps = answeredTaps(model, { queue: true });
   // Every element is kept by its key and updated in place: a button keeps its focus and its
   // pressed look through the redraws that answer taps.
   let kept = new Map();
@@ -80,23 +61,12 @@ export function render({ model, el }) {
   const makeButton = (key) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.dataset.key = key;
-    b.addEventListener("pointerdown", () => b.classList.add("k-pressed"));
-    for (const kind of ["pointerup", "pointercancel", "pointerleave"]) {
-      b.addEventListener(kind, () => { if (!pressedKeys().has(key)) b.classList.remove("k-pressed"); });
-    }
-    b.addEventListener("click", (event) => {
-      event.stopPropagation();
-      if (b.disabled || pressedKeys().has(key)) return;
-      b.classList.add("k-pressed");
-      queue.push(key);
-      send();
-    });
-    return b;
+    return taps.bind(b, key);
   };
   const button = (key, text, selected) => {
     const b = keep(key, () => makeButton(key));
-    b.className = "k-btn" + (selected ? " primary" : "") + (pressedKeys().has(key) ? " k-pressed" : "");
+    b.className = "k-btn" + (selected ? " primary" : "");
+    taps.look(b, key);
     b.textContent = text;
     b.setAttribute("aria-pressed", selected ? "true" : "false");
     return b;
@@ -145,11 +115,10 @@ export function render({ model, el }) {
     kept = fresh;
     if (focused && focused.isConnected && el.getRootNode().activeElement !== focused) focused.focus();
   };
-  model.on("ack", answered);
   model.on(["benches", "heads", "lines"], draw);
   draw();
 }
-"""
+""")
 
     _stylesheets: ClassVar[list[str]] = [
         BUTTON_CSS,
@@ -179,18 +148,9 @@ export function render({ model, el }) {
 """,
     ]
 
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        self._callbacks: list[Callable[[list[str]], Any]] = []
-        self.param.watch(self._tapped, "tap")
-
     def on_tap(self, callback: Callable[[list[str]], Any]) -> None:
         """Call ``callback(parts)`` on each tap: ``["bench", side, name]`` or ``["place", side, k, pos]``."""
-        self._callbacks.append(callback)
-
-    def press(self, what: str) -> None:
-        """Tap ``what`` (``"bench:heroes:Ada"``, ``"place:heroes:0:attacking"``) as the browser does."""
-        self.tap = f"{self.ack + 1}:{what}"
+        super().on_tap(callback)
 
     def waiting(self, side: str) -> list[str]:
         """The names on ``side``'s bench, as drawn."""
@@ -200,14 +160,8 @@ export function render({ model, el }) {
         """The place of formation ``k`` (from 0), as drawn."""
         return self.lines[k][PLACES.index((side, pos))]
 
-    def _tapped(self, event: Any) -> None:
-        count, _, what = event.new.partition(":")
-        kind, _, rest = what.partition(":")
+    def _read(self, key: str) -> list[str] | None:
+        """A tap's key (``"bench:heroes:Ada"``, ``"place:heroes:0:attacking"``) as its parts."""
+        kind, _, rest = key.partition(":")
         parts = [kind, *rest.split(":", 2 if kind == "place" else 1)]
-        try:
-            if kind in ("bench", "place") and len(parts) == (4 if kind == "place" else 3):
-                for callback in self._callbacks:
-                    callback(parts)
-        finally:
-            if count.isdigit():
-                self.ack = int(count)
+        return parts if kind in ("bench", "place") and len(parts) == (4 if kind == "place" else 3) else None

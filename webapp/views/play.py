@@ -6,18 +6,17 @@ in Play draws one model where it drew some sixty (the rows, their titles and col
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import param
-from panel.custom import JSComponent
 
 from .result import BUTTON_CSS
+from .taps import TapAnswered, with_taps
 
 __all__ = ["PlaySheet"]
 
 
-class PlaySheet(JSComponent):
+class PlaySheet(TapAnswered):
     """Columns of titled groups of rows; each row a button with the ability's name at the left and
     its rating at the right end, named by its ``description`` ("Roll Awareness").
 
@@ -33,25 +32,15 @@ class PlaySheet(JSComponent):
     column_width = param.Integer(default=166)
     row_width = param.Integer(default=0, doc="Rows this wide side by side in their group (0: one a line)")
     row_height = param.Integer(default=44)
-    tap = param.String(default="", doc="The last tap: '<n>:<key>'")
-    ack = param.Integer(default=0, doc="The last tap Python has answered")
 
-    _priority_changes: ClassVar[list[str]] = ["tap"]
-
-    _esm = """
+    _esm = with_taps("""
 export function render({ model, el }) {
   const sheet = document.createElement("div");
   sheet.className = "k-play-sheet";
   el.append(sheet);
   let buttons = new Map();  // key -> button
   let shape = "";
-  let taps = 0, waiting = false, timer = null, pressed = null;
-  const release = () => {
-    waiting = false;
-    clearTimeout(timer);
-    if (pressed) { pressed.classList.remove("k-pressed"); pressed.removeAttribute("aria-busy"); }
-    pressed = null;
-  };
+  const taps = answeredTaps(model);
   const fill = (b, row) => {
     b.querySelector(".k-name").textContent = row.label;
     b.querySelector(".k-value").textContent = row.value;
@@ -67,21 +56,8 @@ export function render({ model, el }) {
     const value = document.createElement("span");
     value.className = "k-value";
     b.append(name, value);
-    b.addEventListener("pointerdown", () => b.classList.add("k-pressed"));
-    for (const kind of ["pointerup", "pointercancel", "pointerleave"]) {
-      b.addEventListener(kind, () => { if (b !== pressed) b.classList.remove("k-pressed"); });
-    }
-    b.addEventListener("click", (event) => {
-      event.stopPropagation();
-      if (waiting) return;
-      waiting = true;
-      pressed = b;
-      b.classList.add("k-pressed");
-      b.setAttribute("aria-busy", "true");
-      timer = setTimeout(release, 8000);  // an answer lost on the way never locks the sheet
-      taps = Math.max(taps, model.ack) + 1;
-      model.tap = `${taps}:${b.dataset.key}`;
-    });
+    taps.bind(b, row.key);
+    taps.look(b, row.key);
     return b;
   };
   const draw = () => {
@@ -120,7 +96,6 @@ export function render({ model, el }) {
           holder.style.height = `${model.row_height}px`;
           if (model.row_width > 0) holder.style.width = `${model.row_width}px`;
           const b = button(row);
-          b.dataset.key = row.key;
           fill(b, row);
           buttons.set(row.key, b);
           holder.append(b);
@@ -131,11 +106,10 @@ export function render({ model, el }) {
     }
     sheet.replaceChildren(...parts);
   };
-  model.on("ack", release);
   model.on("columns", draw);
   draw();
 }
-"""
+""")
 
     _stylesheets: ClassVar[list[str]] = [
         BUTTON_CSS,
@@ -151,19 +125,6 @@ export function render({ model, el }) {
 """,
     ]
 
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        self._callbacks: list[Callable[[str], Any]] = []
-        self.param.watch(self._tapped, "tap")
-
-    def on_tap(self, callback: Callable[[str], Any]) -> None:
-        """Call ``callback(key)`` on each tap of a row."""
-        self._callbacks.append(callback)
-
-    def press(self, key: str) -> None:
-        """Tap the row of ``key`` (as the browser does)."""
-        self.tap = f"{self.ack + 1}:{key}"
-
     def row(self, key: str) -> dict[str, str]:
         """The row of ``key`` as it is drawn (label, value, description)."""
         return next(r for column in self.columns for group in column for r in group["rows"] if r["key"] == key)
@@ -171,13 +132,3 @@ export function render({ model, el }) {
     @property
     def titles(self) -> list[str]:
         return [group["title"] for column in self.columns for group in column]
-
-    def _tapped(self, event: Any) -> None:
-        count, _, key = event.new.partition(":")
-        try:
-            if key:
-                for callback in self._callbacks:
-                    callback(key)
-        finally:
-            if count.isdigit():
-                self.ack = int(count)

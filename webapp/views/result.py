@@ -34,6 +34,7 @@ from ..state.links import entry_link
 from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_of
 from .charts import OUTCOME_COLOURS
 from .common import Binder
+from .taps import TapAnswered, with_taps
 
 __all__ = [
     "BUTTON_CSS",
@@ -95,14 +96,13 @@ class RollButton(JSComponent):
 
     _priority_changes: ClassVar[list[str]] = ["clicks"]
 
-    _esm = """
+    _esm = with_taps("""
 export function render({ model, el }) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "k-btn";
   el.append(b);
-  let waiting = false;
-  let timer = null;
+  answeredTaps(model, { send: () => { model.clicks = model.clicks + 1; } }).bind(b, "roll");
   const show = () => {
     b.textContent = model.label;
     if (model.description) {
@@ -115,30 +115,10 @@ export function render({ model, el }) {
     b.disabled = model.disabled;
     b.classList.toggle("primary", model.button_type === "primary");
   };
-  const release = () => {
-    waiting = false;
-    clearTimeout(timer);
-    b.classList.remove("k-pressed");
-    b.removeAttribute("aria-busy");
-  };
-  b.addEventListener("pointerdown", () => { if (!b.disabled) b.classList.add("k-pressed"); });
-  for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
-    b.addEventListener(name, () => { if (!waiting) b.classList.remove("k-pressed"); });
-  }
-  b.addEventListener("click", (event) => {
-    event.stopPropagation();
-    if (waiting || b.disabled) return;
-    waiting = true;
-    b.classList.add("k-pressed");
-    b.setAttribute("aria-busy", "true");
-    timer = setTimeout(release, 8000);  // an answer lost on the way never locks the button
-    model.clicks = model.clicks + 1;
-  });
-  model.on("ack", release);
   for (const name of ["label", "description", "disabled", "button_type"]) model.on(name, show);
   show();
 }
-"""
+""")
 
     _stylesheets: ClassVar[list[str]] = [BUTTON_CSS]
 
@@ -186,12 +166,14 @@ def roll_button(label: str = "⚄", *, kind: str = "default", width: int = 52, h
     return RollButton(label=label, button_type=kind, width=width, height=height, **kw)
 
 
-class ResultBox(JSComponent):
+class ResultBox(TapAnswered):
     """The panel drawn in the browser: ``dice`` and ``recent`` (markup made here from numbers and escaped
     text), the ``status`` line (the page's live region), ``share`` (link and QR, '' when closed).
 
     ``seq`` counts the rolls shown: each new one opens the panel and plays the dice's short roll.
     A tap on the panel folds it to its status line (``folded``); *Share* counts ``share_taps``.
+    Under the roll, ``note`` and the ``actions`` its screen offers: a tap on one is sent as ``tap``
+    and answered in ``ack`` (:class:`~webapp.views.taps.TapAnswered`).
     """
 
     dice = param.String(default="")
@@ -209,79 +191,48 @@ class ResultBox(JSComponent):
     share_taps = param.Integer(default=0)
     note = param.String(default="", doc="Its screen's words on the shown roll (modifiers used, favour left), as text")
     actions = param.List(default=[], doc="What can be done with the shown roll: [{key, label, disabled}]")
-    action_tap = param.String(default="", doc="The last tap on an action: '<n>:<key>'")
-    action_ack = param.Integer(default=0, doc="The last action tap Python has answered")
 
-    _priority_changes: ClassVar[list[str]] = ["action_tap"]
-
-    _esm = """
+    _esm = with_taps("""
 export function render({ model, el }) {
-  const box = document.createElement("section");
-  box.className = "k-result";
-  box.setAttribute("data-testid", "result-panel");
-  const dice = document.createElement("div");
-  dice.className = "k-result-body k-dice";
-  dice.setAttribute("data-testid", "result-dice");
-  const recent = document.createElement("div");
-  recent.className = "k-result-body";
-  const status = document.createElement("div");
-  status.className = "k-status";
+  // an element of the panel: its tag, its classes and the name tests find it by
+  const part = (tag, className, testid = "") => {
+    const element = document.createElement(tag);
+    element.className = className;
+    if (testid) element.dataset.testid = testid;
+    if (tag === "button") element.type = "button";
+    return element;
+  };
+  const box = part("section", "k-result", "result-panel");
+  const dice = part("div", "k-result-body k-dice", "result-dice");
+  const recent = part("div", "k-result-body");
+  const status = part("div", "k-status", "roll-status");
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
-  status.setAttribute("data-testid", "roll-status");
-  const actions = document.createElement("div");
-  actions.className = "k-result-actions";
-  const share = document.createElement("button");
-  share.type = "button";
-  share.className = "k-share-btn";
-  share.setAttribute("data-testid", "result-share");
-  const toLog = document.createElement("button");
-  toLog.type = "button";
-  toLog.className = "k-share-btn";
-  toLog.setAttribute("data-testid", "result-log");
+  const actions = part("div", "k-result-actions");
+  const share = part("button", "k-share-btn", "result-share");
+  const toLog = part("button", "k-share-btn", "result-log");
   actions.append(share, toLog);
-  const shared = document.createElement("div");
-  shared.className = "k-shared";
+  const shared = part("div", "k-shared");
   // what its screen says of the shown roll, and what can be done with it (spend success icons, reveal)
-  const more = document.createElement("div");
-  more.className = "k-result-body k-more";
-  more.setAttribute("data-testid", "result-more");
-  const note = document.createElement("div");
-  note.className = "k-note";
-  note.setAttribute("data-testid", "result-note");
-  const choices = document.createElement("div");
-  choices.className = "k-choices";
+  const more = part("div", "k-result-body k-more", "result-more");
+  const note = part("div", "k-note", "result-note");
+  const choices = part("div", "k-choices");
   more.append(note, choices);
-  let taps = 0, waiting = false, timer = null;
-  const release = () => {
-    waiting = false;
-    clearTimeout(timer);
-    choices.querySelectorAll(".k-pressed").forEach((b) => { b.classList.remove("k-pressed"); b.removeAttribute("aria-busy"); });
-  };
+  const taps = answeredTaps(model);
   const drawActions = () => {
     note.textContent = model.note;
     const buttons = (model.actions || []).map((action) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "k-share-btn";
+      const b = part("button", "k-share-btn");
       b.textContent = action.label;
       b.disabled = !!action.disabled;
-      b.addEventListener("click", () => {
-        if (waiting || b.disabled) return;
-        waiting = true;
-        b.classList.add("k-pressed");
-        b.setAttribute("aria-busy", "true");
-        timer = setTimeout(release, 8000);  // an answer lost on the way never locks the panel
-        taps = Math.max(taps, model.action_ack) + 1;
-        model.action_tap = `${taps}:${action.key}`;
-      });
+      taps.bind(b, action.key);
+      taps.look(b, action.key);
       return b;
     });
     choices.replaceChildren(...buttons);
     more.hidden = !model.note && !buttons.length;
   };
-  const odds = document.createElement("div");
-  odds.className = "k-odds-box";
+  const odds = part("div", "k-odds-box");
   box.append(status, dice, more, actions, shared, odds, recent);
   el.append(box);
   let seen = model.seq;
@@ -342,12 +293,11 @@ export function render({ model, el }) {
     model.on(name, draw);
   }
   model.on("seq", fresh);
-  model.on("action_ack", release);
   model.on(["note", "actions"], drawActions);
   draw();
   drawActions();
 }
-"""
+""")
 
     _stylesheets: ClassVar[list[str]] = [
         """
@@ -463,7 +413,7 @@ class ResultPanel(pn.viewable.Viewer):
         self.sharing = False
         self.box = ResultBox(margin=0, height=0, sizing_mode="stretch_width")
         self.box.param.watch(self._share_tapped, "share_taps")
-        self.box.param.watch(self._action_tapped, "action_tap")
+        self.box.on_tap(self._action_tapped)
         self._offers: list[Callable[[Any], RollActions | None]] = []
         self._act: Callable[[str], Any] | None = None  # what a tap on an action under the roll does
         state.rolls.log.param.watch(self._log_changed, "entries")
@@ -566,18 +516,13 @@ class ResultPanel(pn.viewable.Viewer):
             actions=[{"key": k, "label": label, "disabled": off} for k, label, off in actions],
         )
 
-    def _action_tapped(self, event: Any) -> None:
-        count, _, key = event.new.partition(":")
-        try:
-            if key and self._act is not None:
-                self._act(key)
-        finally:
-            if count.isdigit():
-                self.box.action_ack = int(count)
+    def _action_tapped(self, key: str) -> None:
+        if self._act is not None:
+            self._act(key)
 
     def press(self, key: str) -> None:
         """Tap the shown roll's action ``key`` (as the browser does)."""
-        self.box.action_tap = f"{self.box.action_ack + 1}:{key}"
+        self.box.press(key)
 
     def _recent_html(self) -> str:
         tr = self.tr
