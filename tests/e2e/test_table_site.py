@@ -82,6 +82,44 @@ def test_a_wrong_character_in_tn_by_hand_is_marked_and_the_field_kept(tablet: Pa
     assert focused(page)["value"] == "20"
 
 
+def test_a_rating_typed_slowly_in_the_one_ring_form_keeps_focus_text_and_its_error(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    field = page.get_by_label("Awe", exact=True)
+    field.click()
+    page.keyboard.press("Backspace")
+    for key in "12":  # each key goes to Python and comes back while the next is typed
+        page.keyboard.type(key)
+        page.wait_for_timeout(40)
+    expect(field_error(page, "Must be from 0 to 6.")).to_be_visible()  # under the field, the label as it was
+    page.wait_for_timeout(500)
+    now = focused(page)
+    assert now is not None and now["value"] == "12" and now["caret"] == 2 and now["mode"] == "numeric", now
+    expect(page.locator(".number-label", has_text="Awe")).to_have_text("Awe")
+    page.keyboard.press("Backspace")
+    expect(field_error(page, "Must be from 0 to 6.")).to_have_count(0)
+    assert focused(page)["value"] == "1"
+
+
+def test_the_one_ring_form_stars_a_skill_and_its_roll_is_named_and_rolls_once(tablet: Page, site_url: str):
+    page = tablet
+    start(page, site_url + "?lang=en&sys=one-ring")
+    star = page.get_by_role("button", name="Favoured: Awareness", exact=True)
+    expect(star).to_have_attribute("aria-pressed", "false")
+    star.tap()
+    expect(star).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Increase Awareness", exact=True).tap()
+    roll = page.get_by_role("button", name="Roll Awareness", exact=True)
+    roll.dblclick()  # a double tap is one roll
+    expect(page.get_by_test_id("result-outcome")).to_be_visible()
+    expect(page.get_by_test_id("roll-status")).to_contain_text("Awareness")
+    page.wait_for_timeout(500)
+    expect(page.get_by_test_id("result-log")).to_have_text("Roll log: 1 roll")
+    page.get_by_role("button", name="Play", exact=True).tap()
+    row = page.locator(".k-play-row button").filter(has_text=re.compile(r"^Awareness\s*1 ★$"))
+    expect(row).to_have_count(1)  # the rating and the star reached the sheet
+
+
 # ---- each screen shares its own roll, beside it
 
 

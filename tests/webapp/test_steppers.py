@@ -4,12 +4,13 @@ translated button names, the maximum a current value steps up to."""
 from __future__ import annotations
 
 import pytest
+from drawn_fields import number_fields
 
 from engine import one_ring
 from webapp.i18n import Translator
 from webapp.state.gurps import GurpsCharacter
 from webapp.state.one_ring import OneRingCharacter
-from webapp.views.common import Binder, NumberInput, TextField, stepper_width
+from webapp.views.common import Binder, TextField, stepper_width
 from webapp.views.shell import KostkaApp
 
 
@@ -65,14 +66,14 @@ def test_explicit_bounds_for_a_field_the_form_has_no_bounds_for():
 def test_ratings_modifiers_and_points_have_steppers_on_every_screen(system, labels):
     app = KostkaApp()
     view = app.view_of(system)
-    boxes = {w.label: w for w in view.__panel__().select(NumberInput)}
+    boxes = {f["label"]: f for f in number_fields(view.__panel__())}
     assert labels <= set(boxes), labels - set(boxes)
     for label in labels:
         box = boxes[label]
-        assert box.stepper and box.minimum is not None and box.maximum is not None, label
-        assert box.less_label == f"Decrease {label}" and box.more_label == f"Increase {label}"
+        assert box["stepper"] and box["low"] is not None and box["high"] is not None, label
+        assert box["less"] == f"Decrease {label}" and box["more"] == f"Increase {label}"
     if system == "one-ring":
-        assert not boxes["TN (by hand)"].stepper and not boxes["Hope (max)"].stepper
+        assert not boxes["TN (by hand)"]["stepper"] and not boxes["Hope (max)"]["stepper"]
 
 
 def test_a_gurps_modifier_row_steps_within_the_modifier_range_named_by_its_row():

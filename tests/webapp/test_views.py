@@ -8,6 +8,7 @@ from typing import Any
 
 import panel as pn
 import pytest
+from drawn_fields import number_fields
 
 from engine import one_ring
 from webapp.i18n import percent
@@ -91,11 +92,11 @@ def test_bad_input_shows_a_message_next_to_the_field_in_each_language(app):
     view = app.view_of("one-ring")
     app.state.one_ring.ability = "awe"
     app.state.one_ring.character.awe = "9"
-    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
+    labels = [f"{f['label']} — {f['error']}" for f in number_fields(view.sheet) if f["error"]]
     assert labels == ["Awe — Must be from 0 to 6."]
     assert "Correct the marked fields" in view.odds_readout.object
     app.tr.lang = "ru"
-    labels = [f"{w.label} — {w.error}" for w in view.sheet.select(NumberInput) if w.error]
+    labels = [f"{f['label']} — {f['error']}" for f in number_fields(view.sheet) if f["error"]]
     assert labels == ["Трепет — Должно быть от 0 до 6."]
     view.roll()
     assert "Должно быть от 0 до 6." in view.roll_error.object
@@ -461,7 +462,7 @@ def test_only_the_sheet_shown_is_in_the_page(app):
     view.view.value = "play"
     assert view.play_sheet.row("awareness")["value"] == "3"
     view.view.value = "edit"
-    assert [w.value for w in view.sheet.select(NumberInput) if w.label == "Awareness"] == ["3"]
+    assert [f["value"] for f in number_fields(view.sheet) if f["label"] == "Awareness"] == ["3"]
 
 
 def test_each_screens_charts_fold_away_until_asked_for_and_stay_up_to_date(app):

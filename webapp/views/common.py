@@ -211,6 +211,27 @@ SIGNED_PATTERN = "[\\-+\u2212]?[0-9]*"  # (the "-" escaped: browsers read a patt
 UNSIGNED_PATTERN = "[0-9]*"
 
 
+#: The look of a number field: its label above, its error under it, a red frame when it is wrong,
+#: − and + a finger's square either side (NumberInput, and each field of an EditSheet).
+FIELD_CSS = """
+.number-field { display: flex; flex-direction: column; }
+.number-label { font-size: 15px; margin-bottom: 2px; }
+input.bk-input { width: 100%; box-sizing: border-box; padding: 0 8px; border: 1px solid var(--k-border, #6b7781);
+  border-radius: 4px; }
+input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
+.number-field.invalid input.bk-input { border: 3px solid var(--k-bad, #b3261e); }
+.number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
+.field-error:empty { display: none; }
+.number-row { display: flex; align-items: stretch; gap: 2px; }
+.number-row input.bk-input { flex: 1 1 auto; min-width: 44px; text-align: center; padding: 0 4px; }
+button.number-step { flex: 0 0 44px; width: 44px; min-width: 44px; min-height: 44px; padding: 0; margin: 0;
+  font-size: 22px; line-height: 1; border: 1px solid var(--k-border, #6b7781); border-radius: 4px;
+  touch-action: manipulation; cursor: pointer; }
+button.number-step:disabled { opacity: 0.4; cursor: default; }
+button.number-step:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
+"""
+
+
 class NumberInput(JSComponent):
     """A labelled text field for a whole number, with its error written under it.
 
@@ -372,25 +393,7 @@ export function render({ model, el }) {
 }
 """
 
-    _stylesheets: ClassVar[list[str]] = [
-        """
-.number-field { display: flex; flex-direction: column; }
-.number-label { font-size: 15px; margin-bottom: 2px; }
-input.bk-input { width: 100%; box-sizing: border-box; padding: 0 8px; border: 1px solid var(--k-border, #6b7781);
-  border-radius: 4px; }
-input.bk-input:focus { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
-.number-field.invalid input.bk-input { border: 3px solid var(--k-bad, #b3261e); }
-.number-field.invalid .number-label { color: var(--k-bad, #b3261e); font-weight: 600; }
-.field-error:empty { display: none; }
-.number-row { display: flex; align-items: stretch; gap: 2px; }
-.number-row input.bk-input { flex: 1 1 auto; min-width: 44px; text-align: center; padding: 0 4px; }
-button.number-step { flex: 0 0 44px; width: 44px; min-width: 44px; min-height: 44px; padding: 0; margin: 0;
-  font-size: 22px; line-height: 1; border: 1px solid var(--k-border, #6b7781); border-radius: 4px;
-  touch-action: manipulation; cursor: pointer; }
-button.number-step:disabled { opacity: 0.4; cursor: default; }
-button.number-step:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); outline-offset: 0; }
-"""
-    ]
+    _stylesheets: ClassVar[list[str]] = [FIELD_CSS]
 
 
 #: A stepper's button (a finger's square) and the gap beside it.

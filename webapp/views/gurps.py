@@ -43,6 +43,7 @@ from .common import (
     select,
     view_switch,
 )
+from .edit import EditSheet, field_row
 from .play import PlaySheet
 from .result import RollActions, big_roll_button, name_big_roll, roll_button, roll_name
 
@@ -270,13 +271,9 @@ class GurpsView(pn.viewable.Viewer):
         self.tr = tr = binder.tr
 
         name = name_field(binder, self.char)
-        attrs = pn.FlexBox(
-            *[TextField(binder, self.char, a, GURPS_LABELS[a], stepper=True) for a in GURPS_ATTRIBUTES],
-            flex_wrap="wrap",
-            margin=0,
-        )
-        rolls = pn.FlexBox(*[self._rollable(a) for a in GURPS_ROLLS], flex_wrap="wrap", margin=0)
-        defences = pn.FlexBox(*[self._rollable(d) for d in GURPS_DEFENCES], flex_wrap="wrap", margin=0)
+        # the attributes, then Will and Per, and the defences, each with its ⚄: one form each
+        self.edit_sheet = self._edit_sheet((GURPS_ATTRIBUTES, GURPS_ROLLS))
+        self.defence_sheet = self._edit_sheet((GURPS_DEFENCES,))
         self.pool_states = {p: html_pane("") for p in ("hp", "fp")}
         pools = pn.Column(*[self._pool(p) for p in ("hp", "fp")], margin=0)
         self.char.param.watch(lambda *_: self._show_pools(), ["hp", "hp_max", "fp", "fp_max"])
@@ -298,7 +295,7 @@ class GurpsView(pn.viewable.Viewer):
             roll_buttons=True,
         )
         self.sheet = pn.Column(
-            name, attrs, rolls, pools, defences, skills_title, self.skill_rows, width=620, margin=(5, 10)
+            name, self.edit_sheet, pools, self.defence_sheet, skills_title, self.skill_rows, width=620, margin=(5, 10)
         )
         # Play: Will, Per, the defences and the skills as one-tap rows; Edit: the whole sheet.
         self.view = view_switch(binder, app.rosters["gurps"])
@@ -471,21 +468,42 @@ class GurpsView(pn.viewable.Viewer):
         self._show_view()
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
-    def _rollable(self, key: str) -> pn.viewable.Viewable:
-        """A field of the sheet with a ⚄ beside it: Will and Per like a skill, Dodge/Parry/Block as defence rolls."""
-        tr = self.tr
-        field = TextField(self.binder, self.char, key, GURPS_LABELS[key], stepper=True)
-        roll = roll_button()
-        if key in GURPS_DEFENCES:
-            self.binder.on_lang(
-                lambda: setattr(
-                    roll, "description", tr(N_("Roll {ability} (defence roll)"), ability=tr(GURPS_LABELS[key]))
-                )
-            )
-        else:
-            self.binder.on_lang(lambda: setattr(roll, "description", roll_name(tr, tr(GURPS_LABELS[key]))))
-        roll.on_click(lambda e: self.roll_target(key))
-        return pn.Row(field, roll, margin=0)
+    def _edit_sheet(self, groups: tuple[tuple[str, ...], ...]) -> EditSheet:
+        """Fields of the sheet side by side in one form, each group on lines of its own: Will, Per
+        and the defences with a ⚄ beside them (Will and Per roll like a skill, Dodge/Parry/Block as
+        defence rolls)."""
+        sheet = EditSheet(column_width=600, flow=True, sizing_mode="stretch_width", margin=0)
+        fields = {key for group in groups for key in group}
+        rolled = fields & {*GURPS_ROLLS, *GURPS_DEFENCES}
+
+        def edited(key: str, text: str) -> None:
+            if key in fields:
+                setattr(self.char, key, text)
+
+        def tap(key: str) -> None:
+            if key in rolled:
+                self.roll_target(key)
+
+        def show(*_: Any) -> None:
+            tr = self.tr
+
+            def row(key: str) -> dict[str, Any]:
+                label = tr(GURPS_LABELS[key])
+                if key in GURPS_DEFENCES:
+                    roll = tr(N_("Roll {ability} (defence roll)"), ability=label)
+                else:
+                    roll = roll_name(tr, label) if key in rolled else ""
+                return field_row(tr, self.char, key, GURPS_LABELS[key], roll=roll)
+
+            columns = [[{"title": "", "rows": [row(key) for key in group]} for group in groups]]
+            if columns != sheet.columns:
+                sheet.columns = columns
+
+        sheet.on_edit(edited)
+        sheet.on_tap(tap)
+        self.char.param.watch(show, [*fields, "errors"])
+        self.binder.on_lang(show)
+        return sheet
 
     def _pool(self, pool: str) -> pn.viewable.Viewable:
         """Current (with its −/+ stepper, up to the maximum) / max of HP or FP and what GURPS says at that level."""

@@ -35,6 +35,7 @@ from .common import (
     select,
     view_switch,
 )
+from .edit import EditSheet, field_row
 from .play import PlaySheet
 from .result import RollActions, big_roll_button, name_big_roll, roll_button, roll_name
 
@@ -104,40 +105,10 @@ class OneRingView(pn.viewable.Viewer):
         # -- the sheet --------------------------------------------------------------
         name = name_field(binder, self.char)
 
-        attr_blocks = []
-        self.tn_panes: dict[str, pn.pane.HTML] = {}
-        for attr in one_ring.ATTRIBUTES:
-            field = TextField(binder, self.char, attr, OR_LABELS[attr], stepper=True)
-            tn_pane = html_pane("", css_classes=["readout"], width=90)
-            self.tn_panes[attr] = tn_pane
-            skills = [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]
-            rows = [self._ability_row(s) for s in skills]
-            title = html_pane("", css_classes=["card-title"])
-            binder.on_lang(
-                lambda title=title, attr=attr: setattr(
-                    title, "object", f'<div class="card-title">{escape(tr(OR_LABELS[attr]))}</div>'
-                )
-            )
-            attr_blocks.append(pn.Column(title, pn.Row(field, tn_pane), *rows, width=250, margin=(5, 10)))
-        self.char.param.watch(self._show_tns, list(one_ring.ATTRIBUTES))
-        binder.on_lang(self._show_tns)
-
-        prof_title = html_pane("")
-        binder.on_lang(
-            lambda: setattr(
-                prof_title, "object", f'<div class="card-title">{escape(tr(N_("Combat proficiencies")))}</div>'
-            )
-        )
-        profs = pn.Column(
-            prof_title, *[self._ability_row(p, favoured=False) for p in OR_PROFICIENCIES], width=250, margin=(5, 10)
-        )
-
-        state_title = html_pane("")
-        binder.on_lang(
-            lambda: setattr(
-                state_title, "object", f'<div class="card-title">{escape(tr(N_("Valour, Wisdom and Hope")))}</div>'
-            )
-        )
+        # the ratings (attributes, skills with ★ and ⚄, proficiencies, Valour and Wisdom): one form
+        self._edit_sheet()
+        hope_title = html_pane("")
+        binder.on_lang(lambda: setattr(hope_title, "object", f'<div class="card-title">{escape(tr(N_("Hope")))}</div>'))
         flags = []
         for flag, msg in (("weary", N_("Weary")), ("miserable", N_("Miserable")), ("inspired", N_("Inspired"))):
             box = checkbox(value=getattr(self.char, flag))
@@ -145,9 +116,7 @@ class OneRingView(pn.viewable.Viewer):
             box.link(self.char, value=flag, bidirectional=True)
             flags.append(box)
         state = pn.Column(
-            state_title,
-            self._ability_row("valour", favoured=False),
-            self._ability_row("wisdom", favoured=False),
+            hope_title,
             pn.Row(
                 TextField(binder, self.char, "hope", N_("Hope"), stepper=True),
                 TextField(binder, self.char, "hope_max", N_("Hope (max)"), width=90),
@@ -184,7 +153,7 @@ class OneRingView(pn.viewable.Viewer):
         self.char.param.watch(self._show_protection_odds, ["protection", "weary", "miserable"])
         self.desk.param.watch(self._show_protection_odds, ["injury"])
         binder.on_lang(self._show_protection_odds)
-        self.sheet = pn.FlexBox(*attr_blocks, profs, state, armour, self._trackers(), flex_wrap="wrap")
+        self.sheet = pn.FlexBox(self.edit_sheet, state, armour, self._trackers(), flex_wrap="wrap")
         self.play_sheet = self._play_sheet()
         binder.on_lang(self._show_play)
         # Play: the abilities as one-tap rows; Edit: the whole sheet (where a new hero is filled in).
@@ -361,34 +330,64 @@ class OneRingView(pn.viewable.Viewer):
         self.name_field.visible = not play
         self.sheet_slot.objects = [self.play_sheet] if play else [self.name_field, self.sheet]
 
-    # -- rows ------------------------------------------------------------------------------
-    def _ability_row(self, ability: str, favoured: bool = True) -> pn.Row:
-        field = TextField(self.binder, self.char, ability, OR_LABELS[ability], stepper=True)
-        parts: list[Any] = [field]
-        if favoured:
-            box = checkbox(value=getattr(self.char, f"fav_{ability}"), width=48, margin=(26, 0, 0, 0))
-            self.binder.text(box, "name", N_("★"))
-            box.link(self.char, value=f"fav_{ability}", bidirectional=True)
-            parts.append(box)
-        roll = roll_button()
-        self.binder.on_lang(lambda: setattr(roll, "description", roll_name(self.tr, self.tr(OR_LABELS[ability]))))
+    # -- edit view --------------------------------------------------------------------------
+    def _edit_sheet(self) -> None:
+        """The ratings as one form: each attribute with its TN over its three skills (each with ★ and
+        ⚄), then the proficiencies, Valour and Wisdom (each with ⚄)."""
+        self._edit_columns: list[list[tuple[str, list[str]]]] = [
+            [(attr, [attr, *(s for s in OR_SKILLS if one_ring.SKILLS[s] == attr)])] for attr in one_ring.ATTRIBUTES
+        ]
+        self._edit_columns.append([("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])])
+        self.edit_sheet = sheet = EditSheet(sizing_mode="stretch_width", margin=0)
+        rolled = {*OR_SKILLS, *OR_PROFICIENCIES, "valour", "wisdom"}
+        fields = [k for column in self._edit_columns for _, group in column for k in group]
 
-        def tap(_: Any) -> None:
-            self.desk.ability = ability
-            self.roll()
+        def edited(key: str, text: str) -> None:
+            kind, _, skill = key.partition(":")
+            if kind == "star" and skill in OR_SKILLS:
+                setattr(self.char, f"fav_{skill}", text == "1")
+            elif key in fields:
+                setattr(self.char, key, text)
 
-        roll.on_click(tap)
-        parts.append(roll)
-        return pn.Row(*parts, margin=0)
+        def tap(ability: str) -> None:
+            if ability in rolled:
+                self.desk.ability = ability
+                self.roll()
 
-    def _show_tns(self, *_: Any) -> None:
-        for attr, pane in self.tn_panes.items():
-            tn = self.char.tn_of(attr)
-            pane.object = (
-                f'<div class="readout" style="margin-top:28px">{escape(self.tr(N_("TN {tn}"), tn=tn))}</div>'
-                if tn is not None
-                else ""
-            )
+        sheet.on_edit(edited)
+        sheet.on_tap(tap)
+        self.char.param.watch(self._show_edit, [*fields, *[f"fav_{s}" for s in OR_SKILLS], "errors"])
+        self.binder.on_lang(self._show_edit)
+
+    def _show_edit(self, *_: Any) -> None:
+        tr, char = self.tr, self.char
+
+        def row(key: str) -> dict[str, Any]:
+            extra: dict[str, Any] = {}
+            if key in one_ring.ATTRIBUTES:
+                tn = char.tn_of(key)
+                extra["note"] = tr(N_("TN {tn}"), tn=tn) if tn is not None else ""
+            else:
+                label = tr(OR_LABELS[key])
+                extra["roll"] = roll_name(tr, label)
+                if key in OR_SKILLS:
+                    extra["star"] = {
+                        "on": bool(getattr(char, f"fav_{key}")),
+                        "name": tr(N_("Favoured: {skill}"), skill=label),
+                    }
+            return field_row(tr, char, key, OR_LABELS[key], **extra)
+
+        def title(key: str) -> str:
+            if key in one_ring.ATTRIBUTES:
+                return tr(OR_LABELS[key])
+            return tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+
+        columns = [
+            [{"title": title(key), "rows": [row(k) for k in keys]} for key, keys in column]
+            for column in self._edit_columns
+        ]
+        if columns != self.edit_sheet.columns:
+            self.edit_sheet.columns = columns
 
     def _chart_labels(self) -> None:
         tr = self.tr
