@@ -23,7 +23,8 @@ LOOKS = """() => {
     const first = (selector, test) => all.find((el) => el.matches(selector) && (!test || test(el)));
     const style = (el, ...props) => el ? props.map((p) => getComputedStyle(el)[p]).join(" ") : null;
     return {
-        checkbox: style(first('input[type="checkbox"]'), "width", "height"),
+        // (its width is its label's, which differs by language; restyled, it is as tall as its box)
+        checkbox: style(first('input[type="checkbox"]'), "height", "appearance"),
         selected: style(first("button.bk-active"), "backgroundColor", "color"),
         roll: style(first("button", (b) => /^\\s*(Roll|Бросок:|Hod:)\\s/.test(b.textContent)),
                     "minHeight", "backgroundColor"),
