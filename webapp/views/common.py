@@ -211,6 +211,14 @@ SIGNED_PATTERN = "[\\-+\u2212]?[0-9]*"  # (the "-" escaped: browsers read a patt
 UNSIGNED_PATTERN = "[0-9]*"
 
 
+def field_bounds(
+    model: param.Parameterized, key: str, bounds: tuple[int | None, int | None] | None = None
+) -> tuple[int | None, int | None]:
+    """The bounds of ``model``'s field ``key``: ``bounds`` when given, else the model's ``BOUNDS`` for
+    it (None for a side without one)."""
+    return bounds if bounds is not None else getattr(type(model), "BOUNDS", {}).get(key, (None, None))
+
+
 #: The look of a number field: its label above, its error under it, a red frame when it is wrong,
 #: − and + a finger's square either side (NumberInput, and each field of an EditSheet).
 FIELD_CSS = """
@@ -466,9 +474,7 @@ class TextField(pn.viewable.Viewer):
         self.label_fmt = label_fmt
         self.errors_of = errors_of or model
         self.error_key = error_key or pname
-        if bounds is None:
-            bounds = getattr(type(model), "BOUNDS", {}).get(pname, (None, None))
-        self.bounds = low, high = bounds
+        self.bounds = low, high = field_bounds(model, pname, bounds)
         if signed is None:  # a field whose bounds allow a negative value (or are unknown) takes a minus
             signed = low is None or low < 0
         #: the field that caps this one (Hope's maximum…), as the sheet declares it

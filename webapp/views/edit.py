@@ -15,10 +15,8 @@ from typing import Any, ClassVar
 
 import param
 
-from engine import InputError
-
 from ..i18n import Translator, error_text
-from .common import FIELD_CSS, LESS_LABEL, MORE_LABEL, SIGNED_PATTERN, UNSIGNED_PATTERN, stepper_width
+from .common import FIELD_CSS, LESS_LABEL, MORE_LABEL, SIGNED_PATTERN, UNSIGNED_PATTERN, field_bounds, stepper_width
 from .result import BUTTON_CSS
 from .taps import TapAnswered, with_taps
 
@@ -38,14 +36,14 @@ def field_row(
     """The row of ``model``'s field ``key`` for an :class:`EditSheet`: its translated label, raw
     text, translated error ('' when right), bounds and the −/+ buttons' names; ``extra`` adds the
     row's ``star`` and ``roll`` (see the class)."""
-    low, high = bounds if bounds is not None else getattr(type(model), "BOUNDS", {}).get(key, (None, None))
+    low, high = field_bounds(model, key, bounds)
     error = (errors_of or model).errors.get(key)  # type: ignore[attr-defined]
     name = tr(label)
     return {
         "key": key,
         "label": name,
         "value": getattr(model, key),
-        "error": error_text(tr, error) if isinstance(error, InputError) else "",
+        "error": error_text(tr, error) if error is not None else "",
         "low": low,
         "high": high,
         "pattern": SIGNED_PATTERN if low is None or low < 0 else UNSIGNED_PATTERN,

@@ -49,6 +49,15 @@ FEAT_MODE_LABELS = {
 }
 DEGREES = ["failure", "success", "great", "extraordinary"]
 
+#: The rolled abilities as both views lay them out, a list of groups per column: each attribute's
+#: skills, then the combat proficiencies with Valour and Wisdom under them (four columns).
+ABILITY_COLUMNS: list[list[tuple[str, list[str]]]] = [
+    *[[(attr, [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr])] for attr in one_ring.ATTRIBUTES],
+    [("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])],
+]
+#: Every ability a row of either view rolls.
+ROLLED = frozenset(a for column in ABILITY_COLUMNS for _, abilities in column for a in abilities)
+
 
 class OneRingView(pn.viewable.Viewer):
     """The One Ring's screen: the sheet (Play and Edit), the roll's options and odds, and what a roll's
@@ -283,22 +292,9 @@ class OneRingView(pn.viewable.Viewer):
     def _play_sheet(self) -> PlaySheet:
         """Each ability one compact row, its name and rating on a button that rolls it: the 18 skills,
         the proficiencies, Valour and Wisdom on one screen beside the result."""
-        groups: list[tuple[str, list[str]]] = [
-            (attr, [s for s in OR_SKILLS if one_ring.SKILLS[s] == attr]) for attr in one_ring.ATTRIBUTES
-        ]
-        #: the groups of each column: Valour and Wisdom go under the proficiencies (four columns)
-        self._play_columns = [*[[g] for g in groups], [("proficiencies", list(OR_PROFICIENCIES))]]
-        self._play_columns[-1].append(("valour-wisdom", ["valour", "wisdom"]))
         sheet = PlaySheet(column_width=166, visible=False, sizing_mode="stretch_width")
-
-        def tap(ability: str) -> None:
-            if ability in self._play_abilities:
-                self.desk.ability = ability
-                self.roll()
-
-        sheet.on_tap(tap)
-        self._play_abilities = {a for column in self._play_columns for _, abilities in column for a in abilities}
-        watched = [*self._play_abilities, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
+        sheet.on_tap(self._roll_ability)
+        watched = [*ROLLED, *[f"fav_{s}" for s in OR_SKILLS], *one_ring.ATTRIBUTES]
         self.char.param.watch(self._show_play, watched)
         return sheet
 
@@ -313,12 +309,12 @@ class OneRingView(pn.viewable.Viewer):
 
         def title(key: str) -> str:
             if key in one_ring.ATTRIBUTES:
-                return f"{tr(OR_LABELS[key])} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
-            return tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+                return f"{self._group_title(key)} · {tr(N_('TN {tn}'), tn=self.char.tn_of(key))}"
+            return self._group_title(key)
 
         columns = [
             [{"title": title(key), "rows": [row(a) for a in abilities]} for key, abilities in column]
-            for column in self._play_columns
+            for column in ABILITY_COLUMNS
         ]
         if columns != self.play_sheet.columns:
             self.play_sheet.columns = columns
@@ -330,16 +326,29 @@ class OneRingView(pn.viewable.Viewer):
         self.name_field.visible = not play
         self.sheet_slot.objects = [self.play_sheet] if play else [self.name_field, self.sheet]
 
+    def _roll_ability(self, ability: str) -> None:
+        """A tap on an ability's row (Play) or its ⚄ (Edit): roll it; anything else rolls nothing."""
+        if ability in ROLLED:
+            self.desk.ability = ability
+            self.roll()
+
+    def _group_title(self, key: str) -> str:
+        """The title of a group of abilities in either view: its attribute, or what it holds."""
+        tr = self.tr
+        if key in one_ring.ATTRIBUTES:
+            return tr(OR_LABELS[key])
+        return tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
+
     # -- edit view --------------------------------------------------------------------------
     def _edit_sheet(self) -> None:
         """The ratings as one form: each attribute with its TN over its three skills (each with ★ and
         ⚄), then the proficiencies, Valour and Wisdom (each with ⚄)."""
-        self._edit_columns: list[list[tuple[str, list[str]]]] = [
-            [(attr, [attr, *(s for s in OR_SKILLS if one_ring.SKILLS[s] == attr)])] for attr in one_ring.ATTRIBUTES
+        #: the play view's groups, each attribute's field at the head of its skills
+        self._edit_columns = [
+            [(key, [key, *abilities] if key in one_ring.ATTRIBUTES else abilities) for key, abilities in column]
+            for column in ABILITY_COLUMNS
         ]
-        self._edit_columns.append([("proficiencies", list(OR_PROFICIENCIES)), ("valour-wisdom", ["valour", "wisdom"])])
         self.edit_sheet = sheet = EditSheet(sizing_mode="stretch_width", margin=0)
-        rolled = {*OR_SKILLS, *OR_PROFICIENCIES, "valour", "wisdom"}
         fields = [k for column in self._edit_columns for _, group in column for k in group]
 
         def edited(key: str, text: str) -> None:
@@ -349,13 +358,8 @@ class OneRingView(pn.viewable.Viewer):
             elif key in fields:
                 setattr(self.char, key, text)
 
-        def tap(ability: str) -> None:
-            if ability in rolled:
-                self.desk.ability = ability
-                self.roll()
-
         sheet.on_edit(edited)
-        sheet.on_tap(tap)
+        sheet.on_tap(self._roll_ability)
         self.char.param.watch(self._show_edit, [*fields, *[f"fav_{s}" for s in OR_SKILLS], "errors"])
         self.binder.on_lang(self._show_edit)
 
@@ -377,13 +381,8 @@ class OneRingView(pn.viewable.Viewer):
                     }
             return field_row(tr, char, key, OR_LABELS[key], **extra)
 
-        def title(key: str) -> str:
-            if key in one_ring.ATTRIBUTES:
-                return tr(OR_LABELS[key])
-            return tr(N_("Combat proficiencies")) if key == "proficiencies" else tr(N_("Valour and Wisdom"))
-
         columns = [
-            [{"title": title(key), "rows": [row(k) for k in keys]} for key, keys in column]
+            [{"title": self._group_title(key), "rows": [row(k) for k in keys]} for key, keys in column]
             for column in self._edit_columns
         ]
         if columns != self.edit_sheet.columns:
