@@ -73,11 +73,17 @@ def host(site):
     served.stop()
 
 
+# An update check asked for while the browser's own is on its way (a reload starts one) joins that
+# one, which may have read the old build's service worker: then the check is asked for again.
 UPDATE = """async () => {
     const reg = await navigator.serviceWorker.getRegistration();
     const before = reg.active;
-    await reg.update();
-    const worker = reg.installing || reg.waiting;
+    let worker = null;
+    for (let tries = 0; tries < 10 && !worker && reg.active === before; tries++) {
+        if (tries) await new Promise((resolve) => setTimeout(resolve, 300));
+        await reg.update();
+        worker = reg.installing || reg.waiting;
+    }
     if (!worker) return reg.active !== before ? "activated" : "no update";  // (done already)
     if (["redundant", "activated"].includes(worker.state)) return worker.state;
     return await new Promise((resolve) => worker.addEventListener("statechange", () => {
