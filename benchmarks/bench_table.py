@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT.parent))
 import bench_site  # noqa: E402
 
 # One helper in the page: click the first element that ``pick`` finds, then wait until ``done``
-# finds an element whose text differs from what it was before the click, and resolve in the frame
-# that shows it. Bokeh draws inside shadow roots, so both walk through them.
+# finds an element on screen whose text differs from the one on screen before the click (or, with
+# ``changed``, until anything is drawn inside it), and resolve in the frame that shows it. Bokeh draws inside shadow roots, so both walk through them.
 TIMED_CLICK_JS = """
 async ([pick, done]) => {
   const all = (root, out = []) => {
@@ -44,24 +44,27 @@ async ([pick, done]) => {
     }
     return out;
   };
-  const find = (spec) => {
-    const els = all(document);
-    if (spec.testid) return els.find((el) => el.dataset && el.dataset.testid === spec.testid);
-    if (spec.label) {
-      const named = (el) => el.tagName === "BUTTON" && (el.getAttribute("aria-label") || "").trim() === spec.label;
-      return els.find((el) => named(el) && el.getClientRects().length);  // the one on screen
-    }
-    return els.find((el) => (spec.tag ? el.tagName === spec.tag : true) && el.textContent.trim() === spec.text);
+  // the first element ``spec`` names; on screen only for a label, or when asked (a screen shown
+  // before stays in the page, hidden, with elements of the same names)
+  const find = (spec, onScreen = false) => {
+    const named = (el) => {
+      if (spec.testid) return el.dataset && el.dataset.testid === spec.testid;
+      if (spec.label) return el.tagName === "BUTTON" && (el.getAttribute("aria-label") || "").trim() === spec.label;
+      return (spec.tag ? el.tagName === spec.tag : true) && el.textContent.trim() === spec.text;
+    };
+    const visible = (el) => !(onScreen || spec.label) || el.getClientRects().length;
+    return all(document).find((el) => named(el) && visible(el));
   };
+  const shown = (spec) => find(spec, true);
   const target = find(pick);
   if (!target) throw new Error("nothing to click: " + JSON.stringify(pick));
-  const before = (find(done) || {innerText: null}).innerText;
+  const before = (shown(done) || {innerText: null}).innerText;
   return await new Promise((resolve, reject) => {
     let t0 = 0, feedback = null, finished = false;
     const check = () => {
       if (finished || done.changed) return;
-      const now = find(done);
-      if (now && now.innerText !== before && now.getClientRects().length) {
+      const now = shown(done);
+      if (now && now.innerText !== before) {
         finished = true;
         requestAnimationFrame(() => resolve({feedback, result: performance.now() - t0}));
       } else {
@@ -141,7 +144,7 @@ def measure(page, results: dict[str, list[float]]) -> None:
         results["switch language"].append(timed(page, pick, done)["result"])
     page.wait_for_timeout(300)
     timed(page, FATE, {"testid": "p-success"})
-    page.get_by_label("Name", exact=True).first.fill("Ada")  # a hero joins a fight by name
+    page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")  # a hero joins a fight by name
     page.wait_for_timeout(1000)
     results["open fight"].append(
         timed(page, {"tag": "BUTTON", "text": "Fight"}, {"testid": "encounter-status"})["result"]

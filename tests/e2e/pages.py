@@ -76,8 +76,8 @@ CONTROLS = """() => {
 
 
 def big_roll(page: Page) -> Locator:
-    """The big Roll button of the screen shown."""
-    return page.locator(BIG_ROLL).first
+    """The big Roll button of the screen shown (a screen shown before stays in the page, hidden)."""
+    return page.locator(BIG_ROLL).filter(visible=True).first
 
 
 def open_served(page: Page, url: str) -> None:

@@ -35,12 +35,12 @@ def test_free_dice_shared_as_a_link_open_with_the_same_dice(browser: Browser, si
     faces = status.get_by_test_id("dice-faces").inner_text()
     total = status.get_by_test_id("dice-total").inner_text()
     assert re.fullmatch(r"4d6k3: [()1-6 ]+", faces), faces
-    share = page.get_by_test_id("share-link")
+    share = page.get_by_test_id("share-link").filter(visible=True)
     expect(share).to_have_count(1)  # the free dice card's own panel
     expect(page.get_by_test_id("share-qr")).to_have_count(0)  # folded away until asked for
     page.get_by_role("button", name="Show the QR code", exact=True).click()
     expect(page.get_by_test_id("share-qr")).to_be_visible()
-    expect(page.get_by_test_id("share-note")).to_have_text("Session Friday, roll no. 1")
+    expect(page.get_by_test_id("share-note").filter(visible=True)).to_have_text("Session Friday, roll no. 1")
     url = share.inner_text()
     link = links.decode_link(url)
     assert (link.system, link.session_code, link.number) == ("dice", "Friday", 1)
@@ -52,7 +52,7 @@ def test_free_dice_shared_as_a_link_open_with_the_same_dice(browser: Browser, si
     other.on("pageerror", lambda e: errors.append(str(e)))
     start(other, url)
     other.get_by_test_id("pinged").wait_for(state="attached")
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "verified")
     expect(other.get_by_test_id("link-dice").get_by_test_id("dice-faces")).to_have_text(faces)
     expect(other.get_by_test_id("link-dice").get_by_test_id("dice-faces-total")).to_have_text(total)
     expect(other.get_by_test_id("link-inputs")).to_contain_text(f"Free dice: 4d6k3, seed {roll.seed}")
@@ -65,7 +65,7 @@ def test_free_dice_shared_as_a_link_open_with_the_same_dice(browser: Browser, si
     third.on("pageerror", lambda e: errors.append(str(e)))
     start(third, hostile)
     third.get_by_test_id("pinged").wait_for(state="attached")
-    verdict = third.get_by_test_id("verdict")
+    verdict = third.get_by_test_id("verdict").filter(visible=True)
     expect(verdict).to_have_attribute("data-status", "unreadable")
     expect(verdict).to_have_text("Kostky z tohoto odkazu nelze hodit: Házej 1 až 100 kostek najednou.")
     context.close()

@@ -17,7 +17,7 @@ expect.set_options(timeout=SERVED_TIMEOUT)  # two shared cores: a tap may take a
 def open_fight(page: Page, url: str, hero: str, name_label: str = "Name", fight: str = "Fight") -> None:
     """Open the Fate & Doom screen, name the hero on the skill check's sheet, switch to the fight."""
     open_served(page, url)
-    page.get_by_label(name_label, exact=True).first.fill(hero)
+    page.get_by_label(name_label, exact=True).filter(visible=True).first.fill(hero)
     expect(
         page.get_by_label("Character" if name_label == "Name" else re.compile("^(Персонаж|Postava)$")).locator("option")
     ).to_have_text([hero])

@@ -36,7 +36,7 @@ def open_screen(page: Page, url: str, screen: str, lang: str = "en") -> None:
     system = "fate" if screen.startswith("fight") else screen
     open_served(page, f"{url}?lang={lang}&sys={system}")
     if screen == "fight-run":  # a hero and a wolf placed, the fight started: the taps of a running fight
-        page.get_by_label("Name", exact=True).first.fill("Ada")
+        page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")
         expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
     if screen.startswith("fight"):
         page.get_by_role("button", name=FIGHT[lang], exact=True).click()

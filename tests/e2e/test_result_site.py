@@ -105,7 +105,7 @@ def test_a_one_tap_roll_shows_its_outcome_on_screen_in_every_system(browser: Bro
             roll_and_look(page, button, f"{system} @ {size}")
             problems += layout_problems(page, size)
         if lang == "en":  # a fight step: the hero against the Wolf, one attack
-            page.get_by_label("Name", exact=True).first.fill("Ada")
+            page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")
             expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
             page.get_by_role("button", name="Fight", exact=True).click()
             for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
@@ -135,7 +135,7 @@ def test_roll_buttons_are_named_by_what_they_roll(browser: Browser, site_url: st
         page.get_by_role("button", name="GURPS", exact=True).click()
         for name in ("Roll Will", "Roll Per", "Roll Dodge (defence roll)"):
             expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
-        page.get_by_label("Skill 1", exact=True).first.fill("Broadsword")
+        page.get_by_label("Skill 1", exact=True).filter(visible=True).first.fill("Broadsword")
         expect(page.get_by_role("button", name="Roll Broadsword", exact=True)).to_have_count(1)
         expect(big_roll(page)).to_have_accessible_name("Roll Broadsword with the chosen options")
         # keyboard: the roll button takes the focus and rolls on Enter
@@ -333,7 +333,7 @@ def test_the_chart_of_the_check_being_set_up_stays_in_view_as_its_inputs_change(
         page.get_by_label("Awareness", exact=True).fill("3")  # a tap on the sheet folds a bottom panel
         page.get_by_label("Awareness", exact=True).press("Tab")
         expect(chance).not_to_have_text(before)  # the chart follows the field
-        expect(page.get_by_test_id("p-success")).to_have_text(chance.inner_text().split(" ")[0])
+        expect(page.get_by_test_id("p-success").filter(visible=True)).to_have_text(chance.inner_text().split(" ")[0])
         box = odds.locator(".k-bar").bounding_box()
         assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, box  # in view, no scrolling
         # one more tap: the full log, its own card further down, comes into view
@@ -359,7 +359,7 @@ def test_a_stored_hero_opens_in_play_and_a_new_one_in_edit(browser: Browser, sit
     try:
         start(page, f"{site_url}?lang=en")
         expect(page.get_by_label("Awareness", exact=True)).to_be_visible()  # a new hero: the form
-        page.get_by_label("Name", exact=True).first.fill("Hanar")
+        page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Hanar")
         page.get_by_label("Awareness", exact=True).fill("2")
         page.get_by_label("Awareness", exact=True).press("Tab")
         page.wait_for_timeout(500)  # stored as typed

@@ -37,15 +37,15 @@ def dice_labels(page: Page, selector: str) -> list[str]:
 
 def roll_fate(page: Page, app_url: str, name: str) -> None:
     open_app(page, app_url + "?lang=en&sys=fate")
-    page.get_by_label("Name").first.fill(name)
+    page.get_by_label("Name").filter(visible=True).first.fill(name)
     page.get_by_label("Skill", exact=True).fill("8")
-    expect(page.get_by_test_id("p-success")).to_be_visible()
+    expect(page.get_by_test_id("p-success").filter(visible=True)).to_be_visible()
     big_roll(page).click()
     expect(page.locator(DICE)).to_have_count(2)
 
 
 def shared_link(page: Page) -> str:
-    link = page.get_by_test_id("share-link")
+    link = page.get_by_test_id("share-link").filter(visible=True)
     expect(link).to_contain_text("#r=")
     return link.inner_text().strip()
 
@@ -62,14 +62,14 @@ def test_copied_link_opens_the_same_roll_as_verified_in_a_fresh_browser(page: Pa
 
     other = fresh_page(browser)
     open_app(other, url)
-    verdict = other.get_by_test_id("verdict")
+    verdict = other.get_by_test_id("verdict").filter(visible=True)
     expect(verdict).to_have_attribute("data-status", "verified")
     expect(verdict).to_have_text("This roll follows from this link.")
     expect(other.get_by_test_id("link-character")).to_have_text("Vlasta")
     assert dice_labels(other, "[data-testid=link-dice] svg.die") == faces
     expect(other.get_by_test_id("link-outcome")).to_contain_text(outcome)
     other.get_by_role("button", name="Close", exact=True).click()
-    expect(other.get_by_test_id("verdict")).to_have_count(0)
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_count(0)
     expect(other).not_to_have_url(re.compile("#r="))
     other.context.close()
 
@@ -82,7 +82,7 @@ def test_an_altered_link_is_marked_as_altered(page: Page, app_url: str, browser)
     forged = links.encode_link(replace(link, claim=replace(link.claim, dice=better)), digest=link.digest)
     other = fresh_page(browser)
     open_app(other, links.link_url(url, forged))
-    verdict = other.get_by_test_id("verdict")
+    verdict = other.get_by_test_id("verdict").filter(visible=True)
     expect(verdict).to_have_attribute("data-status", "altered")
     expect(verdict).to_contain_text("This link was altered")
     expect(verdict).to_contain_text("the dice")
@@ -90,8 +90,8 @@ def test_an_altered_link_is_marked_as_altered(page: Page, app_url: str, browser)
     # a link cut short is refused with a message, and the app keeps running
     cut = fresh_page(browser)
     open_app(cut, url[:-12])
-    expect(cut.get_by_test_id("verdict")).to_have_attribute("data-status", "unreadable")
-    expect(cut.get_by_test_id("verdict")).to_contain_text("This link could not be read")
+    expect(cut.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "unreadable")
+    expect(cut.get_by_test_id("verdict").filter(visible=True)).to_contain_text("This link could not be read")
     expect(big_roll(cut)).to_be_enabled()
     cut.context.close()
 
@@ -103,7 +103,7 @@ def test_a_hostile_name_shows_as_text(page: Page, app_url: str, browser):
     dialogs: list[str] = []
     other.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_app(other, url)
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "verified")
     expect(other.get_by_test_id("link-character")).to_have_text(XSS)
     assert other.evaluate(IMG_COUNT) == 0
     assert page.evaluate(IMG_COUNT) == 0
@@ -125,7 +125,7 @@ IMG_COUNT = """() => {
 
 def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, browser):
     open_app(page, app_url + "?lang=en&sys=one-ring")
-    page.get_by_label("Name").first.fill("Gandalf")
+    page.get_by_label("Name").filter(visible=True).first.fill("Gandalf")
     page.get_by_label("Awareness", exact=True).fill("3")
     page.locator(".secret-roll input[type=checkbox]").check()
     expect(page).to_have_url(re.compile("r_secret=1"))  # the app has taken it
@@ -137,7 +137,7 @@ def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, bro
 
     other = fresh_page(browser)
     open_app(other, sealed)
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "sealed")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "sealed")
     expect(other.locator("[data-testid=link-dice] svg.die")).to_have_count(0)
 
     page.get_by_role("button", name="Reveal", exact=True).click()
@@ -148,7 +148,7 @@ def test_a_secret_roll_stays_hidden_until_revealed(page: Page, app_url: str, bro
 
     other.get_by_label("Reveal code").fill(code)
     other.get_by_role("button", name="Open", exact=True).click()
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "verified")
     assert dice_labels(other, "[data-testid=link-dice] svg.die") == faces
     other.context.close()
 
@@ -167,7 +167,7 @@ def test_the_qr_code_on_the_page_decodes_back_to_the_link(page: Page, app_url: s
 
 def test_a_prepared_check_link_opens_with_a_roll_button(page: Page, app_url: str, browser):
     open_app(page, app_url + "?lang=en&sys=one-ring&r_ability=awareness")
-    page.get_by_label("Name").first.fill("Hanar")
+    page.get_by_label("Name").filter(visible=True).first.fill("Hanar")
     page.get_by_label("Strength", exact=True).fill("7")
     page.get_by_label("Awareness", exact=True).fill("2")
     expect(page.get_by_text("2 success dice · TN 13")).to_be_visible()
@@ -175,7 +175,7 @@ def test_a_prepared_check_link_opens_with_a_roll_button(page: Page, app_url: str
     url = shared_link(page)
     other = fresh_page(browser)
     open_app(other, url)
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "verified")
     expect(other.get_by_test_id("link-inputs")).to_contain_text("Awareness, rating 2, TN 13")
     other.get_by_role("button", name="Roll Awareness", exact=True).first.click()  # the link panel comes first
     expect(other.locator("[data-testid=link-roll-result] svg.die")).to_have_count(3)
@@ -185,7 +185,7 @@ def test_a_prepared_check_link_opens_with_a_roll_button(page: Page, app_url: str
 
 def test_a_session_code_numbers_the_rolls_and_is_remembered(page: Page, app_url: str, browser):
     open_app(page, app_url + "?lang=en&sys=fate")
-    page.get_by_label("Name").first.fill("Hanar")
+    page.get_by_label("Name").filter(visible=True).first.fill("Hanar")
     expect(page.get_by_test_id("session-help")).to_contain_text("cryptographic hash")
     page.get_by_label("Session code").fill("ABC")
     page.get_by_label("Session code").press("Enter")
@@ -198,7 +198,7 @@ def test_a_session_code_numbers_the_rolls_and_is_remembered(page: Page, app_url:
     url = shared_link(page)
     other = fresh_page(browser)
     open_app(other, url)
-    expect(other.get_by_test_id("verdict")).to_have_attribute("data-status", "verified")
+    expect(other.get_by_test_id("verdict").filter(visible=True)).to_have_attribute("data-status", "verified")
     expect(other.get_by_test_id("link-session")).to_have_text("Session ABC, roll no. 2")
     expect(other.get_by_test_id("numbering")).to_contain_text("missing: 1")  # roll no. 1 was never shared
     other.context.close()

@@ -45,7 +45,7 @@ def test_a_tap_on_plus_steps_a_one_ring_skill_and_the_odds_and_the_play_row_foll
         expect(less).to_be_disabled()  # 0 is the lowest rating
         expect(more).to_be_enabled()
         assert_finger_sized(less, more)
-        odds = page.get_by_test_id("p-success")
+        odds = page.get_by_test_id("p-success").filter(visible=True)
         expect(odds).to_have_text(re.compile(r"\d+\.\d%"))
         before = odds.inner_text()
         more.evaluate("el => { el.dataset.mark = 'kept'; }")  # the same button after the taps: never redrawn
@@ -133,7 +133,7 @@ def test_fate_favour_to_spend_steps_and_the_odds_follow_in_russian(browser: Brow
         expect(spend).to_have_value("0")
         names = page.locator("button.number-more").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
         assert all(n.startswith("Увеличить: ") for n in names), names
-        odds = page.get_by_test_id("p-success")
+        odds = page.get_by_test_id("p-success").filter(visible=True)
         expect(odds).to_have_text(re.compile(r"\d+\.\d%"))
         before = odds.inner_text()
         plus = page.get_by_role("button", name="Увеличить: Потратить благосклонности", exact=True)

@@ -39,7 +39,7 @@ def test_a_finger_taps_a_hero_then_a_place_whatever_the_pause(browser: Browser, 
     page.goto(site_url + "?lang=en&sys=fate")
     page.wait_for_selector("html[data-kostka=ready]", state="attached", timeout=START_TIMEOUT)
     page.set_default_timeout(STEP_TIMEOUT)
-    page.get_by_label("Name", exact=True).first.fill("Ada")
+    page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")
     expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])  # the name has arrived
     finger_tap(page, cdp, page.get_by_role("button", name="Fight", exact=True))
     hero = page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$"))

@@ -218,7 +218,7 @@ def test_the_app_starts_in_the_language_the_loading_screen_chose(monkeypatch):
 
 def test_a_page_patch_keeps_its_other_changes_when_one_model_has_left_the_document(page_doc):
     """The page's changes, sent as one patch while Python was busy, may include a chart's new size
-    on a screen the address's system has replaced since: the storage's answer beside it still arrives."""
+    while the charts have been folded away since: the storage's answer beside it still arrives."""
     from bokeh.core.serialization import Serialized
     from bokeh.models import Plot
 
@@ -230,7 +230,7 @@ def test_a_page_patch_keeps_its_other_changes_when_one_model_has_left_the_docume
     charts = [model.id for model in doc.models if isinstance(model, Plot)]
     assert charts  # the first screen's odds charts, opened
     with set_curdoc(doc):
-        app.state.system = "gurps"
+        app.view_of("one-ring").charts.opened = False
     gone = [model_id for model_id in charts if doc.get_model_by_id(model_id) is None]
     assert gone
     store = next(ref for ref in app.store._models.values() if ref[0].document is doc)[0].data

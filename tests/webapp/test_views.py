@@ -8,7 +8,10 @@ from typing import Any
 
 import panel as pn
 import pytest
+from bokeh.document import Document
+from bokeh.models import LayoutDOM
 from drawn_fields import number_fields
+from panel.io.state import set_curdoc
 
 from engine import one_ring
 from webapp.i18n import percent
@@ -510,3 +513,54 @@ def test_each_screens_big_roll_button_names_what_it_rolls_in_each_language(app):
     app.tr.lang = "cs"
     assert button.label == "Hod: Úhyb"
     assert fate.roll_button.label == "Hod: Dovednost"
+
+
+def test_a_screen_shown_before_stays_in_the_page_and_coming_back_to_it_draws_nothing():
+    """A switch back to a system only shows what was drawn and hid: no model is made again, and the
+    screen left is hidden, not taken out of the page."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)  # started: what is shown from now on stays in the page
+        for system in ("gurps", "fate", "one-ring"):
+            app.state.system = system
+    drawn = {model.id for model in doc.models}
+
+    def shown(view: Any) -> bool:
+        """Whether ``view``'s layout and every layout above it are visible in the page."""
+        models = [m for m in doc.models if isinstance(m, LayoutDOM)]
+        children = ((m, c) for m in models for c in getattr(m, "children", None) or [] if isinstance(c, LayoutDOM))
+        parents = {child.id: m for m, child in children}
+        model = view.__panel__()._models[doc.roots[0].ref["id"]][0]
+        while model is not None:
+            if not model.visible:
+                return False
+            model = parents.get(model.id)
+        return True
+
+    for system in ("one-ring", "gurps", "fate", "gurps", "one-ring"):
+        with set_curdoc(doc):
+            app.state.system = system
+        assert {model.id for model in doc.models} == drawn, system  # nothing made, nothing dropped
+        for other in ("one-ring", "gurps", "fate"):
+            assert shown(app.view_of(other)) == (other == system), (system, other)
+
+
+def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
+    """Panel's server applies the address before drawing the page, and the site's loading screen
+    covers it until the stored data is read: a system chosen by then replaces the first screen."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        app.state.system = "gurps"  # as webapp.app.main applies ?sys=gurps
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.state.system = "fate"  # as the site applies ?sys=fate once the page is drawn
+    assert len(app.screen.objects) == 1
+    assert app.view_of("fate").__panel__() in app.screen.objects[0].objects
+    with set_curdoc(doc):
+        app.store.param.update(values={}, loaded=True)
+        app.state.system = "one-ring"  # the player's own switch, once started: Fate & Doom stays
+    assert len(app.screen.objects) == 2

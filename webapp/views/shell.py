@@ -112,6 +112,8 @@ class FateScreens(pn.viewable.Viewer):
         return getattr(check, name)
 
     def _switched(self, event: Any) -> None:
+        # Replaced, not kept hidden as a system's screen is: beside a hidden skill check the fight
+        # screen opened a fifth slower on a slow tablet, and opening it is what a fight begins with.
         self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
 
     def __panel__(self) -> pn.viewable.Viewable:
@@ -344,6 +346,8 @@ class KostkaApp(pn.viewable.Viewer):
     def _build_screen(self) -> None:
         """The place of the system's screen (each screen is built the first time it is shown)."""
         self.screen = pn.Column(sizing_mode="stretch_width")
+        #: Each system's place in the screen, made when the system is first shown (see _system_changed).
+        self._screens: dict[str, pn.Column] = {}
         self.state.param.watch(self._system_changed, "system")
 
     def _build_log(self) -> pn.viewable.Viewable:
@@ -455,7 +459,19 @@ class KostkaApp(pn.viewable.Viewer):
         return [view]
 
     def _system_changed(self, *_: Any) -> None:
-        self.screen.objects = self.view_with_share(self.state.system)
+        """Show the screen of the system chosen. A screen stays in the page once drawn, hidden while
+        another is shown, so that coming back to it sends nothing but its visibility."""
+        system = self.state.system
+        if system not in self._screens:
+            place = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
+            # A screen the player has not seen is not kept: before the start-up is over (Panel's
+            # server applies the address before drawing the page; the site's loading screen covers
+            # it until the stored data is read) the screen of the address or storage replaces it.
+            kept = self._screens if self._stored_loaded else {}
+            self._screens = {**kept, system: place}
+            self.screen.objects = list(self._screens.values())
+        for shown, place in self._screens.items():
+            place.visible = shown == system
         self._character_options()
         self._update_url()
 
