@@ -34,7 +34,8 @@ import bench_site  # noqa: E402
 
 # One helper in the page: click the first element that ``pick`` finds, then wait until ``done``
 # finds an element on screen whose text differs from the one on screen before the click (or, with
-# ``changed``, until anything is drawn inside it), and resolve in the frame that shows it. Bokeh draws inside shadow roots, so both walk through them.
+# ``changed``, until anything is drawn inside it), and resolve in the frame that shows it. Bokeh
+# draws inside shadow roots, so both walk through them.
 TIMED_CLICK_JS = """
 async ([pick, done]) => {
   const all = (root, out = []) => {

@@ -146,9 +146,8 @@ def test_each_screen_shares_its_own_roll_beside_it(tablet: Page, site_url: str):
     assert sealed["y"] < contest["y"], (sealed, contest)
     page.get_by_role("button", name="Roll the contest").click()
     expect(page.get_by_test_id("result-outcome")).to_have_text(re.compile("^(You win|Opponent wins|Nobody wins)$"))
-    expect(page.get_by_test_id("share-link").filter(visible=True)).to_have_count(
-        2
-    )  # the contest's link beside the contest
+    # the contest's link beside the contest
+    expect(page.get_by_test_id("share-link").filter(visible=True)).to_have_count(2)
     contest_link = page.get_by_test_id("share-link").filter(visible=True).nth(1).bounding_box()
     assert contest_link["y"] > page.get_by_role("button", name="Roll the contest").bounding_box()["y"]
     page.get_by_role("button", name="The One Ring", exact=True).click()

@@ -459,8 +459,8 @@ class KostkaApp(pn.viewable.Viewer):
         return [view]
 
     def _system_changed(self, *_: Any) -> None:
-        """Show the screen of the system chosen. A screen stays in the page once drawn, hidden while
-        another is shown, so that coming back to it sends nothing but its visibility."""
+        """Show the screen of the system chosen. A screen the player has seen stays in the page,
+        hidden while another is shown, so that coming back to it sends nothing but its visibility."""
         system = self.state.system
         if system not in self._screens:
             place = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
