@@ -72,7 +72,15 @@ BOKEH_JS_PATCHES = {
         (
             b'"https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-svg.js"',
             b'"vendor/bokeh/' + BOKEH_VERSION.encode() + b'/no-mathjax.js"',
-        )
+        ),
+        # LayoutDOMView.layoutable_views: every change to a layout lays out the whole document
+        # again from its root (invalidate_layout), reading the box of every view, shown or not.
+        # A system's screen kept hidden in the page would be measured on every tap; a hidden view
+        # is left out until shown (showing it lays the document out again, with it).
+        (
+            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof y))}",
+            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof y&&t.model.visible))}",
+        ),
     ],
 }
 BOKEH_EXTRA_FILES = {"no-mathjax.js": "// MathJax is not shipped: TeX in Bokeh labels stays plain text.\n"}

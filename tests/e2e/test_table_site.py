@@ -392,3 +392,40 @@ def test_a_system_shown_before_comes_back_as_it_was_left_without_being_drawn_aga
     expect(kept).to_be_visible()  # the same element, not one drawn anew
     expect(kept).to_have_value("Hanar")
     expect(page.get_by_role("button", name="Hide the charts", exact=True)).to_be_visible()  # still open
+
+
+# Every Bokeh view in the page whose layout holds a hidden child (a screen kept out of sight).
+HIDDEN_IN_LAYOUT_JS = """
+() => {
+  const found = [];
+  const walk = (view) => {
+    for (const child of view.layoutable_views || []) {
+      if (!child.model.visible) found.push(child.model.type);
+      walk(child);
+    }
+  };
+  for (const view of Object.values(Bokeh.index)) walk(view);
+  return found;
+}
+"""
+
+
+def test_a_hidden_screen_is_left_out_of_the_page_layout_and_laid_out_again_when_shown(tablet: Page, site_url: str):
+    """Every change to the page lays it out again from its top: a screen kept hidden is left out of
+    it (else each tap on one system would measure the other systems' screens too), and when it is
+    shown again it is laid out as before: the same place and size for the same control."""
+    page = tablet
+    start(page, site_url + "?lang=en&sys=gurps")
+    roll = page.get_by_role("button", name=re.compile(r"^Roll ")).filter(visible=True).first
+    expect(roll).to_be_visible()
+    box = roll.bounding_box()
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    expect(page.get_by_role("button", name="Roll Awareness", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Show the charts", exact=True).click()  # a change laid out while GURPS is hidden
+    expect(page.get_by_role("button", name="Hide the charts", exact=True)).to_be_visible()
+    assert page.evaluate(HIDDEN_IN_LAYOUT_JS) == []
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.get_by_test_id("effective-skill")).to_be_visible()
+    assert page.evaluate(HIDDEN_IN_LAYOUT_JS) == []
+    expect(roll).to_be_visible()
+    assert roll.bounding_box() == box
