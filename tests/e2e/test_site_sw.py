@@ -90,6 +90,16 @@ UPDATE = """async () => {
         if (["redundant", "activated"].includes(worker.state)) resolve(worker.state);
     }));
 }"""
+# A reload starts the browser's own update check, which may be installing the damaged build (its
+# cache not yet deleted): wait until that install has failed.
+SETTLED = """async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    const worker = reg.installing;
+    if (!worker || worker.state === "redundant") return;
+    await new Promise((resolve) => worker.addEventListener("statechange", () => {
+        if (["redundant", "installed", "activated"].includes(worker.state)) resolve();
+    }));
+}"""
 READ = f"fetch('{CHANGED}').then((r) => r.text()).then((t) => t.endsWith({MARK!r}) ? 'B' : 'A')"
 
 
@@ -123,6 +133,7 @@ def test_a_build_with_a_damaged_file_is_not_installed_and_the_old_one_stays(
     started(page)
     assert runtime(page) == "snapshot"
     assert page.evaluate(READ) == "A"
+    page.evaluate(SETTLED)
     assert build_caches(page) == before
     context.close()
 

@@ -429,3 +429,26 @@ def test_a_hidden_screen_is_left_out_of_the_page_layout_and_laid_out_again_when_
     assert page.evaluate(HIDDEN_IN_LAYOUT_JS) == []
     expect(roll).to_be_visible()
     assert roll.bounding_box() == box
+
+
+def test_the_fight_screen_is_made_hidden_while_the_skill_check_is_still_and_opens_as_made(tablet: Page, site_url: str):
+    """A moment after Fate & Doom's skill check is shown, its fight screen is made, out of sight and
+    out of reach; tapping Fight then shows those very elements, and the skill check is kept the same
+    way for the way back."""
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    status = page.get_by_test_id("encounter-status")
+    expect(status).to_be_attached()  # made without being asked for…
+    expect(status).to_be_hidden()  # …and hidden
+    expect(page.get_by_role("button", name="Add the Wolf", exact=True)).to_have_count(0)  # not reachable
+    expect(
+        page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)
+    ).to_be_visible()  # the check as it was
+    status.evaluate("el => { el.dataset.kept = 'fight'; }")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    expect(page.locator("[data-kept=fight]")).to_be_visible()  # the same element, not one drawn anew
+    expect(page.get_by_role("button", name="Add the Wolf", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)).to_have_count(0)
+    page.get_by_role("button", name="Skill check", exact=True).click()
+    expect(page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)).to_be_visible()
+    expect(page.locator("[data-kept=fight]")).to_be_hidden()

@@ -25,7 +25,8 @@ def view(app):
     assert isinstance(screens, FateScreens)
     screens.switch.value = "fight"
     assert isinstance(screens.fight_view, FightView)
-    assert screens.body.objects == [screens.fight_view.__panel__()]
+    assert screens.fight_place.objects == [screens.fight_view.__panel__()] and screens.fight_place.visible
+    assert not screens.check_place.visible
     return screens.fight_view
 
 
@@ -41,7 +42,8 @@ def labels_in_error(view):
 
 def test_the_fate_screen_still_offers_the_skill_check(app):
     screens = app.view_of("fate")
-    assert screens.body.objects[0] == screens.check_view.__panel__()  # (its share panel under it)
+    assert screens.body.objects == [screens.check_place]  # the fight is made when first opened
+    assert screens.check_place.objects[0] == screens.check_view.__panel__()  # (its share panel under it)
     assert screens.roll_button.label == "Roll Skill"  # the check's parts are reachable as before
     app.tr.lang = "cs"
     assert list(screens.switch.options) == ["Zkouška dovednosti", "Boj"]
@@ -263,3 +265,34 @@ def test_opening_the_fight_screen_draws_no_number_field_until_one_is_asked_for(a
     while view.run.next_action() is not None:
         view.run.attack(seed=3)
     assert view.controls_slot.objects == []  # the fight is over: no controls left
+
+
+def test_the_skill_check_and_the_fight_once_opened_stay_in_the_page_one_hidden(app):
+    """Back and forth between the skill check and the fight sends only their visibility: nothing is
+    made again, and what the fight screen holds is as it was left."""
+    screens = app.view_of("fate")
+    screens.switch.value = "fight"
+    fight = screens.fight_view
+    fight.rules_fold.opened = True
+    places = list(screens.body.objects)
+    screens.switch.value = "check"
+    assert screens.check_place.visible and not screens.fight_place.visible
+    screens.switch.value = "fight"
+    assert screens.body.objects == places and screens.fight_view is fight and fight.rules_fold.opened
+    assert screens.fight_place.visible and not screens.check_place.visible
+
+
+def test_the_fight_screen_is_prepared_hidden_while_the_skill_check_is_shown(app):
+    """What the app does once the page has been still a moment on Fate & Doom: the fight screen is
+    made, hidden, so that opening it only shows it; the skill check stays as it was."""
+    app.state.system = "fate"
+    screens = app.view_of("fate")
+    app._prepare("one-ring")  # another screen shown by then: nothing is made
+    assert screens.fight_place is None
+    app._prepare("fate")
+    assert screens.body.objects == [screens.check_place, screens.fight_place]
+    assert screens.check_place.visible and not screens.fight_place.visible
+    fight = screens.fight_view
+    screens.switch.value = "fight"
+    assert screens.fight_view is fight and screens.fight_place.visible and not screens.check_place.visible
+    assert screens.body.objects == [screens.check_place, screens.fight_place]

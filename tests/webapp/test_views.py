@@ -564,3 +564,33 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
         app.store.param.update(values={}, loaded=True)
         app.state.system = "one-ring"  # the player's own switch, once started: Fate & Doom stays
     assert len(app.screen.objects) == 2
+
+
+def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_draws_none():
+    """Each still moment (``_prepare``, which the page runs a moment after start-up and after each
+    switch) makes one thing: Fate & Doom's hidden fight screen while its check is shown, else the
+    Python objects of the next system's screen not made yet, which joins nothing in the document."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        models = len(doc.models)
+        assert set(app._views) == {"one-ring"}
+        app._prepare("gurps")  # The One Ring is shown by now: nothing is made
+        assert set(app._views) == {"one-ring"}
+        app._prepare("one-ring")
+        assert set(app._views) == {"one-ring", "gurps"}
+        assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
+        app.state.system = "fate"
+        fate = app.view_of("fate")
+        assert fate.fight_place is None
+        app._prepare("fate")
+        assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
+        app._prepare("fate")
+        app._prepare("fate")  # all made: nothing more to do
+        assert set(app._views) == {"one-ring", "gurps", "fate"} and list(app._screens) == ["one-ring", "fate"]
+        app.state.system = "gurps"  # a screen made before: its models now, in the page
+        assert list(app._screens) == ["one-ring", "fate", "gurps"]
+        assert app.view_of("gurps").__panel__() in app.screen.objects[2].objects

@@ -40,7 +40,7 @@ from ..state.stored import read_stored
 from ..words.gcs import gcs_error_text, gcs_message
 from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
-from .common import Binder, alert_html, button, choice, html_pane, select
+from .common import Binder, alert_html, button, choice, html_pane, later, select
 from .dice import DiceCard
 from .fate import FateView
 from .fight import FightView
@@ -60,6 +60,10 @@ KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters 
 KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
+
+#: How long the page stays as it is before the screen shown makes, hidden, what it may be asked
+#: for next (Fate & Doom's fight screen): long enough not to delay a player still tapping.
+PREPARE_AFTER_S = 1.5
 
 
 def has_link(part: str) -> bool:
@@ -94,7 +98,9 @@ class FateScreens(pn.viewable.Viewer):
         self.check_view = FateView(app, binder)
         self._fight: FightView | None = None
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
-        self.body = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width")
+        self.check_place = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width", margin=0)
+        self.fight_place: pn.Column | None = None  # made when the fight is first opened
+        self.body = pn.Column(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
 
@@ -111,13 +117,34 @@ class FateScreens(pn.viewable.Viewer):
             raise AttributeError(name)
         return getattr(check, name)
 
+    def prepare(self) -> bool:
+        """Make the fight screen, hidden, before it is asked for (the app calls this once the page has
+        been still for a moment): opening it then only shows it. Whether anything was made."""
+        if self.fight_place is not None:
+            return False
+        self.fight_place = pn.Column(self.fight_view, visible=False, sizing_mode="stretch_width", margin=0)
+        self.body.objects = [self.check_place, self.fight_place]
+        return True
+
     def _switched(self, event: Any) -> None:
-        # Replaced, not kept hidden as a system's screen is: beside a hidden skill check the fight
-        # screen opened a fifth slower on a slow tablet, and opening it is what a fight begins with.
-        self.body.objects = [self.fight_view] if event.new == "fight" else [self.check_view, self.share_slot]
+        """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
+        hidden, as a system's screen does: going back and forth sends only their visibility."""
+        fight = event.new == "fight"
+        if fight and self.fight_place is None:
+            self.fight_place = pn.Column(self.fight_view, sizing_mode="stretch_width", margin=0)
+            self.check_place.visible = False
+            self.body.objects = [self.check_place, self.fight_place]
+            return
+        self.check_place.visible = not fight
+        if self.fight_place is not None:
+            self.fight_place.visible = fight
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout
+
+
+#: Each system's screen, in the order of the system switch.
+SCREENS: dict[str, Any] = {"one-ring": OneRingView, "gurps": GurpsView, "fate": FateScreens}
 
 
 class KostkaApp(pn.viewable.Viewer):
@@ -422,8 +449,7 @@ class KostkaApp(pn.viewable.Viewer):
     def view_of(self, system: str) -> Any:
         """The screen of ``system``, built the first time it is shown (a faster start)."""
         if system not in self._views:
-            cls = {"one-ring": OneRingView, "gurps": GurpsView, "fate": FateScreens}[system]
-            view = self._views[system] = cls(self.state, self.binder)
+            view = self._views[system] = SCREENS[system](self.state, self.binder)
             if isinstance(view, FateScreens):  # the fight screen sets up no check of its own
                 view.switch.param.watch(lambda *_: self.result_panel.show_odds(), "value")
             # what the screen says under its rolls in the result panel, and what they offer there
@@ -474,6 +500,29 @@ class KostkaApp(pn.viewable.Viewer):
             place.visible = shown == system
         self._character_options()
         self._update_url()
+        self._prepare_soon()
+
+    def _prepare_soon(self) -> None:
+        """Once start-up is over, and again after each switch of system: in a moment, if the same
+        screen is still shown, make one thing it may be asked for next (:meth:`_prepare`)."""
+        if self._stored_loaded:
+            system = self.state.system
+            later(PREPARE_AFTER_S, lambda: self._prepare(system))
+
+    def _prepare(self, system: str) -> None:
+        """One step, if ``system``'s screen is still shown: what the screen itself may be asked for
+        next (Fate & Doom's fight, hidden in the page: :meth:`FateScreens.prepare`), else the Python
+        objects of another system's screen (none of its models: the page draws nothing, and showing
+        it later only makes and sends them). Then the next step, a moment later."""
+        if system != self.state.system:
+            return
+        prepare = getattr(self.view_of(system), "prepare", None)
+        if prepare is None or not prepare():
+            unmade = [other for other in SCREENS if other not in self._views]
+            if not unmade:
+                return
+            self.view_of(unmade[0])
+        self._prepare_soon()
 
     def _character_options(self) -> None:
         names = self.roster.names()
@@ -554,6 +603,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._save_characters()
         self._save_log()
         self.store.ready = True
+        self._prepare_soon()
 
     def _load_numbering(self, values: dict[str, str], stamp: str) -> None:
         """The session links kept from earlier (before those of this visit); unreadable: kept aside, said."""
