@@ -569,7 +569,8 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
 def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_draws_none():
     """Each still moment (``_prepare``, which the page runs a moment after start-up and after each
     switch) makes one thing: Fate & Doom's hidden fight screen while its check is shown, else the
-    Python objects of the next system's screen not made yet, which joins nothing in the document."""
+    Python objects of the next system's screen not made yet, else those of the fight screen; none
+    of them joins the document until shown."""
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
@@ -583,9 +584,12 @@ def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_d
         app._prepare("one-ring")
         assert set(app._views) == {"one-ring", "gurps"}
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
-        app.state.system = "fate"
+        app._prepare("one-ring")
         fate = app.view_of("fate")
-        assert fate.fight_place is None
+        assert set(app._views) == {"one-ring", "gurps", "fate"} and fate._fight is None
+        app._prepare("one-ring")  # the fight's objects, while the skill check is not shown
+        assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
+        app.state.system = "fate"
         app._prepare("fate")
         assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
         app._prepare("fate")

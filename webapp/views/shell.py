@@ -126,6 +126,14 @@ class FateScreens(pn.viewable.Viewer):
         self.body.objects = [self.check_place, self.fight_place]
         return True
 
+    def prepare_objects(self) -> bool:
+        """Make the fight screen's Python objects (none of its models) while another screen is
+        shown: opening the fight then makes only its models. Whether anything was made."""
+        if self._fight is not None:
+            return False
+        self.fight_view  # noqa: B018 (made on first use)
+        return True
+
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
         hidden, as a system's screen does: going back and forth sends only their visibility."""
@@ -512,16 +520,19 @@ class KostkaApp(pn.viewable.Viewer):
     def _prepare(self, system: str) -> None:
         """One step, if ``system``'s screen is still shown: what the screen itself may be asked for
         next (Fate & Doom's fight, hidden in the page: :meth:`FateScreens.prepare`), else the Python
-        objects of another system's screen (none of its models: the page draws nothing, and showing
-        it later only makes and sends them). Then the next step, a moment later."""
+        objects of another system's screen, else those of a screen's part (the fight's, while the
+        skill check is not shown: :meth:`FateScreens.prepare_objects`). None of their models: the
+        page draws nothing, and showing them later only makes and sends those. Then the next step,
+        a moment later."""
         if system != self.state.system:
             return
         prepare = getattr(self.view_of(system), "prepare", None)
         if prepare is None or not prepare():
             unmade = [other for other in SCREENS if other not in self._views]
-            if not unmade:
-                return
-            self.view_of(unmade[0])
+            if unmade:
+                self.view_of(unmade[0])
+            elif not any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values()):
+                return  # all made
         self._prepare_soon()
 
     def _character_options(self) -> None:
