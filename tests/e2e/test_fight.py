@@ -174,3 +174,15 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     page.get_by_role("button", name="Začít boj").click()
     page.get_by_role("button", name="Zaútočit", exact=True).click()
     expect(page.get_by_test_id("fight-step")).to_contain_text("Eliška útočí na Nestvůra (útok 1)")
+
+
+def test_under_panel_serve_too_the_fight_is_made_hidden_while_the_skill_check_is_still(page: Page, app_url: str):
+    """The still moment's work runs on Panel's server as in the site's worker: the fight screen is
+    in the page, hidden, before Fight is tapped, and the tap shows it."""
+    open_served(page, app_url + "?lang=en&sys=fate")
+    status = page.get_by_test_id("encounter-status")
+    expect(status).to_be_attached()
+    expect(status).to_be_hidden()
+    page.get_by_role("button", name="Fight", exact=True).click()
+    expect(status).to_be_visible()
+    expect(page.get_by_role("button", name="Add the Wolf", exact=True)).to_be_visible()
