@@ -54,8 +54,8 @@ APP_CSS = (Path(__file__).resolve().parents[1] / APP_CSS_FILE).read_text(encodin
 
 def later(seconds: float, callback: Callable[[], None]) -> None:
     """Run ``callback`` in ``seconds``, as the page's own events are run: on Panel's server under the
-    document's lock, in the static site's worker on its event loop with the document as current. With
-    no page (plain Python, the site's snapshot) nothing is run."""
+    document's lock, in the static site's worker on its event loop with the document as current.
+    With no page (plain Python, or a document no session serves) nothing is run."""
     doc = pn.state.curdoc
     if doc is None:
         return

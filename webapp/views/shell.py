@@ -61,8 +61,9 @@ KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
 
-#: How long the page stays as it is before the screen shown makes, hidden, what it may be asked
-#: for next (Fate & Doom's fight screen): long enough not to delay a player still tapping.
+#: How long the page stays as it is before it makes ahead, one thing at a time, what may be asked
+#: for next (Fate & Doom's fight screen, hidden; the other screens' Python objects: see
+#: KostkaApp._prepare): long enough not to delay a player still tapping.
 PREPARE_AFTER_S = 1.5
 
 
@@ -122,9 +123,13 @@ class FateScreens(pn.viewable.Viewer):
         been still for a moment): opening it then only shows it. Whether anything was made."""
         if self.fight_place is not None:
             return False
-        self.fight_place = pn.Column(self.fight_view, visible=False, sizing_mode="stretch_width", margin=0)
-        self.body.objects = [self.check_place, self.fight_place]
+        self._place_fight(shown=False)
         return True
+
+    def _place_fight(self, shown: bool) -> None:
+        """Put the fight screen in the page beside the skill check, shown or hidden."""
+        self.fight_place = pn.Column(self.fight_view, visible=shown, sizing_mode="stretch_width", margin=0)
+        self.body.objects = [self.check_place, self.fight_place]
 
     def prepare_objects(self) -> bool:
         """Make the fight screen's Python objects (none of its models) while another screen is
@@ -138,14 +143,11 @@ class FateScreens(pn.viewable.Viewer):
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
         hidden, as a system's screen does: going back and forth sends only their visibility."""
         fight = event.new == "fight"
-        if fight and self.fight_place is None:
-            self.fight_place = pn.Column(self.fight_view, sizing_mode="stretch_width", margin=0)
-            self.check_place.visible = False
-            self.body.objects = [self.check_place, self.fight_place]
-            return
         self.check_place.visible = not fight
         if self.fight_place is not None:
             self.fight_place.visible = fight
+        elif fight:
+            self._place_fight(shown=True)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout
