@@ -24,7 +24,9 @@ __all__ = ["TAPS_JS", "TapAnswered", "with_taps"]
 #: and sent in turn once the one before is answered (a creature and then its place, tapped quickly,
 #: both count; a second tap on a button still waiting is dropped either way). ``busy(key)`` tells a
 #: redraw which buttons to draw pressed (``look(button, key)``). An answer lost on the way never
-#: locks the component: after 8 s it counts as given.
+#: locks the component: after 8 s it counts as given. A tap kept waiting is sent just after the
+#: answer before it has been taken in (a model change made while the page applies Python's changes
+#: is not sent back).
 TAPS_JS = """
 function answeredTaps(model, { send = null, ack = "ack", queue = false } = {}) {
   const line = [];  // keys tapped and not sent yet
@@ -54,7 +56,9 @@ function answeredTaps(model, { send = null, ack = "ack", queue = false } = {}) {
       b.removeAttribute("aria-busy");
       pressed.delete(b);
     }
-    next();
+    // The next tap is sent once the page has taken in this answer: a change made while it does
+    // so would never reach Python.
+    queueMicrotask(next);
   };
   model.on(ack, answered);
   const bind = (b, key) => {
