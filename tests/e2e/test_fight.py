@@ -120,6 +120,7 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     page.get_by_role("button", name="Undo").click()
     expect(page.get_by_test_id("fight-over")).to_be_hidden()
     expect(log_rows(page)).to_have_count(steps - 1)
+    expect(attack).to_be_visible()  # the fight goes on: its controls are back, and what is under them has moved
 
     # many seeded fights, then one of them as a log
     page.get_by_role("button", name="Show the simulation", exact=True).click()
