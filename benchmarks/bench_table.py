@@ -101,8 +101,9 @@ RUSSIAN = {"tag": "BUTTON", "text": "Русский"}
 ENGLISH = {"tag": "BUTTON", "text": "English"}
 FIGHT = {"tag": "BUTTON", "text": "Fight"}
 #: A still moment at the table (a player reading the result): longer than the app's wait before it
-#: makes what the screen may be asked for next (webapp.views.shell.PREPARE_AFTER_S), and its work.
-STILL_MS = 3000
+#: makes what the screen may be asked for next (webapp.views.still.StillPage.delay after the last
+#: tap or change drawn), and its work.
+STILL_MS = 5000
 
 
 def timed(page, pick: dict, done: dict) -> dict:
@@ -170,7 +171,7 @@ def measure(page, results: dict[str, list[float]]) -> None:
         page.locator(f".place-{where} button").click()
         page.wait_for_timeout(1500)
     page.get_by_role("button", name="Start the fight").first.click()
-    page.get_by_test_id("fight-status").wait_for()
+    page.get_by_role("button", name="Attack", exact=True).wait_for()  # the fight has started
     for _ in range(2):
         page.wait_for_timeout(300)
         results["fight attack"].append(

@@ -447,6 +447,22 @@ def test_a_hidden_screen_is_left_out_of_the_page_layout_and_laid_out_again_when_
     assert roll.bounding_box() == box
 
 
+def test_nothing_is_made_ahead_while_the_player_keeps_tapping(tablet: Page, site_url: str):
+    """What the page makes ahead in a still moment waits while the player taps (a tap would wait
+    for it): Fate & Doom's fight screen is made only once the hands have been still a moment."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    roll = page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)
+    status = page.get_by_test_id("encounter-status")
+    for _ in range(8):  # four seconds of rolls, more than twice the still moment
+        roll.click()
+        page.wait_for_timeout(500)
+        expect(status).to_have_count(0)
+    expect(status).to_be_attached()  # then, still: made…
+    expect(status).to_be_hidden()  # …out of sight
+
+
 def test_the_fight_screen_is_made_hidden_while_the_skill_check_is_still_and_opens_as_made(tablet: Page, site_url: str):
     """A moment after Fate & Doom's skill check is shown, its fight screen is made, out of sight and
     out of reach; tapping Fight then shows those very elements, and the skill check is kept the same

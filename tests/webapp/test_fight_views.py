@@ -287,9 +287,9 @@ def test_the_fight_screen_is_prepared_hidden_while_the_skill_check_is_shown(app)
     made, hidden, so that opening it only shows it; the skill check stays as it was."""
     app.state.system = "fate"
     screens = app.view_of("fate")
-    app._prepare("one-ring")  # another screen shown by then: nothing is made
+    app._prepare_step("one-ring")  # what The One Ring's screen may open: nothing of the fight's is drawn
     assert screens.fight_place is None
-    app._prepare("fate")
+    app._prepare_step("fate")
     assert screens.body.objects == [screens.check_place, screens.fight_place]
     assert screens.check_place.visible and not screens.fight_place.visible
     fight = screens.fight_view

@@ -567,33 +567,37 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
 
 
 def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_draws_none():
-    """Each still moment (``_prepare``, which the page runs a moment after start-up and after each
-    switch) makes one thing: Fate & Doom's hidden fight screen while its check is shown, else the
-    Python objects of the next system's screen not made yet, else those of the fight screen; none
-    of them joins the document until shown."""
+    """Each still moment (``StillPage``: the player's hands still for a moment) makes one thing:
+    Fate & Doom's hidden fight screen while its check is shown, else the Python objects of the next
+    system's screen not made yet, else those of the fight screen; none of them joins the document
+    until shown. Before start-up is over nothing is made; once all is made the page stops asking."""
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
         doc.add_root(app.__panel__().get_root(doc))
         app.page_ready()
+        app.still.delay = 0  # still moments at once (a document changed less than the delay ago is busy)
+        app.still.still = 1  # the storage has not answered: nothing is made yet, and more is to come
+        assert set(app._views) == {"one-ring"} and app.still.more and app.still.answered == 1
         app.store.param.update(values={}, loaded=True)
         models = len(doc.models)
-        assert set(app._views) == {"one-ring"}
-        app._prepare("gurps")  # The One Ring is shown by now: nothing is made
-        assert set(app._views) == {"one-ring"}
-        app._prepare("one-ring")
-        assert set(app._views) == {"one-ring", "gurps"}
+        app.still.still = 2
+        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
-        app._prepare("one-ring")
+        app.still.still = 3
         fate = app.view_of("fate")
         assert set(app._views) == {"one-ring", "gurps", "fate"} and fate._fight is None
-        app._prepare("one-ring")  # the fight's objects, while the skill check is not shown
+        app.still.still = 4  # the fight's objects, while the skill check is not shown
         assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
+        assert app.still.more
+        app.still.still = 5
+        assert not app.still.more  # all made: the page stops asking
         app.state.system = "fate"
-        app._prepare("fate")
+        assert app.still.more  # a screen shown: what it may open is to be made
+        app.still.still = 6
         assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
-        app._prepare("fate")
-        app._prepare("fate")  # all made: nothing more to do
+        app.still.still = 7
+        assert not app.still.more
         assert set(app._views) == {"one-ring", "gurps", "fate"} and list(app._screens) == ["one-ring", "fate"]
         app.state.system = "gurps"  # a screen made before: its models now, in the page
         assert list(app._screens) == ["one-ring", "fate", "gurps"]

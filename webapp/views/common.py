@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from html import escape
@@ -13,7 +11,6 @@ from typing import Any, ClassVar
 import panel as pn
 import param
 from panel.custom import JSComponent
-from panel.io.state import set_curdoc
 
 from engine import InputError
 from engine.sheets import SHEETS
@@ -50,24 +47,6 @@ SHEET_VIEWS = {"play": N_("Play"), "edit": N_("Edit")}
 #: text (which made the first page's document five times bigger).
 APP_CSS_FILE = "kostka.css"
 APP_CSS = (Path(__file__).resolve().parents[1] / APP_CSS_FILE).read_text(encoding="utf-8")
-
-
-def later(seconds: float, callback: Callable[[], None]) -> None:
-    """Run ``callback`` in ``seconds``, as the page's own events are run: on Panel's server under the
-    document's lock, in the static site's worker on its event loop with the document as current.
-    With no page (plain Python, or a document no session serves) nothing is run."""
-    doc = pn.state.curdoc
-    if doc is None:
-        return
-    if sys.platform == "emscripten":
-
-        def run() -> None:
-            with set_curdoc(doc):
-                pn.state.execute(callback, schedule=False)
-
-        asyncio.get_event_loop().call_later(seconds, run)
-    elif doc.session_context is not None:
-        doc.add_timeout_callback(callback, round(seconds * 1000))
 
 
 def models_frozen(doc: Any) -> AbstractContextManager:

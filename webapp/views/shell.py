@@ -40,7 +40,7 @@ from ..state.stored import read_stored
 from ..words.gcs import gcs_error_text, gcs_message
 from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
-from .common import Binder, alert_html, button, choice, html_pane, later, select
+from .common import Binder, alert_html, button, choice, html_pane, select
 from .dice import DiceCard
 from .fate import FateView
 from .fight import FightView
@@ -48,6 +48,7 @@ from .gurps import GurpsView
 from .one_ring import OneRingView
 from .result import ResultPanel
 from .share import LinkPanel, SessionPanel, SharePanel
+from .still import StillPage
 from .storage import BrowserStore
 
 __all__ = ["FateScreens", "KostkaApp", "has_link", "quiet_location"]
@@ -60,11 +61,6 @@ KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters 
 KEY_SESSION = "kostka.session"
 KEY_LOG = "kostka.log"
 KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
-
-#: How long the page stays as it is before it makes ahead, one thing at a time, what may be asked
-#: for next (Fate & Doom's fight screen, hidden; the other screens' Python objects: see
-#: KostkaApp._prepare): long enough not to delay a player still tapping.
-PREPARE_AFTER_S = 1.5
 
 
 def has_link(part: str) -> bool:
@@ -236,6 +232,7 @@ class KostkaApp(pn.viewable.Viewer):
         self.dice_card = DiceCard(self.state, self.binder, self.share_panels[("dice", "dice")])
         self._layout = pn.Column(
             self.store,
+            self.still,
             self.result_panel,
             header,
             self.menu,
@@ -275,6 +272,8 @@ class KostkaApp(pn.viewable.Viewer):
         self.share.param.watch(lambda *_: self._save_numbering(), "seen")
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
+        self.still = StillPage(height=0, width=0, margin=0)
+        self.still.on_still(self._still_step)
 
     def _build_header(self) -> pn.viewable.Viewable:
         """Title, system, language and theme."""
@@ -499,43 +498,49 @@ class KostkaApp(pn.viewable.Viewer):
         hidden while another is shown, so that coming back to it sends nothing but its visibility."""
         system = self.state.system
         if system not in self._screens:
-            place = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
-            # A screen the player has not seen is not kept: before the start-up is over (Panel's
-            # server applies the address before drawing the page; the site's loading screen covers
-            # it until the stored data is read) the screen of the address or storage replaces it.
-            kept = self._screens if self._stored_loaded else {}
-            self._screens = {**kept, system: place}
-            self.screen.objects = list(self._screens.values())
+            self._place(system)
         for shown, place in self._screens.items():
             place.visible = shown == system
         self._character_options()
         self._update_url()
-        self._prepare_soon()
+        self.still.wake()
 
-    def _prepare_soon(self) -> None:
-        """Once start-up is over, and again after each switch of system: in a moment, if the same
-        screen is still shown, make one thing it may be asked for next (:meth:`_prepare`)."""
-        if self._stored_loaded:
-            system = self.state.system
-            later(PREPARE_AFTER_S, lambda: self._prepare(system))
+    def _place(self, system: str) -> None:
+        """Put ``system``'s screen in the page."""
+        place = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
+        # A screen placed before the start-up is over is not kept (Panel's server applies the
+        # address before drawing the page; the site's loading screen covers it until the stored
+        # data is read): the screen of the address or storage replaces it.
+        kept = self._screens if self._stored_loaded else {}
+        self._screens = {**kept, system: place}
+        self.screen.objects = list(self._screens.values())
 
-    def _prepare(self, system: str) -> None:
-        """One step, if ``system``'s screen is still shown: what the screen itself may be asked for
-        next (Fate & Doom's fight, hidden in the page: :meth:`FateScreens.prepare`), else the Python
-        objects of another system's screen, else those of a screen's part (the fight's, while the
-        skill check is not shown: :meth:`FateScreens.prepare_objects`). None of their models: the
-        page draws nothing, and showing them later only makes and sends those. Then the next step,
-        a moment later."""
-        if system != self.state.system:
-            return
-        prepare = getattr(self.view_of(system), "prepare", None)
-        if prepare is None or not prepare():
-            unmade = [other for other in SCREENS if other not in self._views]
-            if unmade:
-                self.view_of(unmade[0])
-            elif not any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values()):
-                return  # all made
-        self._prepare_soon()
+    def _still_step(self) -> bool:
+        """In a still moment, once start-up is over: one step of :meth:`_prepare_step` for the screen
+        shown. Whether anything may be left to make."""
+        return not self._stored_loaded or self._prepare_step(self.state.system)
+
+    def _prepare_step(self, system: str) -> bool:
+        """Make one thing the player may ask for next, the nearest first; whether there was one.
+
+        1. What the screen shown may open: Fate & Doom's fight, hidden in the page
+           (:meth:`FateScreens.prepare`).
+        2. The Python objects of another system's screen.
+        3. Those of a part of a screen (the fight's, while Fate & Doom's skill check is not shown:
+           :meth:`FateScreens.prepare_objects`).
+
+        Steps 2 and 3 make none of their models: the page draws nothing, and showing them later
+        makes and sends only those. (Other systems' screens are not put in the page hidden: each
+        would be a step of over a second, a tap landing in it waits that long, and a switch of
+        language would re-word them all.)
+        """
+        if getattr(self.view_of(system), "prepare", lambda: False)():
+            return True
+        unmade = [other for other in SCREENS if other not in self._views]
+        if unmade:
+            self.view_of(unmade[0])
+            return True
+        return any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values())
 
     def _character_options(self) -> None:
         names = self.roster.names()
@@ -616,7 +621,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._save_characters()
         self._save_log()
         self.store.ready = True
-        self._prepare_soon()
+        self.still.wake()
 
     def _load_numbering(self, values: dict[str, str], stamp: str) -> None:
         """The session links kept from earlier (before those of this visit); unreadable: kept aside, said."""

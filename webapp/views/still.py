@@ -1,0 +1,94 @@
+"""The page's still moments: when the player has left the page alone for a moment, Python may
+make, one small step at a time, what it may be asked for next.
+
+The browser watches the player's hands (taps, keys, typing, scrolling) and the page (Python's
+changes coming in). Once both have been still for ``delay`` milliseconds, and Python has answered
+the moment before, it sends the next moment as ``still``; the callback given to
+:meth:`StillPage.on_still` makes one step and Python answers with ``more``, whether anything is
+left to make. Each touch of the page, and each change drawn, waits the delay again: a step never
+starts while the player is busy, and a tap lands behind one step at most.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import panel as pn
+import param
+from panel.custom import JSComponent
+
+__all__ = ["StillPage"]
+
+
+class StillPage(JSComponent):
+    """Sends ``still`` (the n-th still moment) once the player's hands and the page have been still
+    for ``delay`` ms; Python answers each in ``answered`` and says in ``more`` whether to go on."""
+
+    delay = param.Integer(default=1500, bounds=(0, None), doc="How long a still moment is, in ms")
+    still = param.Integer(default=0, doc="The last still moment the browser has sent")
+    answered = param.Integer(default=0, doc="The last still moment Python has answered")
+    more = param.Boolean(default=True, doc="Whether Python has anything left to make")
+
+    _esm = """
+export function render({ model, view }) {
+  let timer = null;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (!model.more || model.still !== model.answered) return;  // nothing to make, or a step on its way
+    timer = setTimeout(() => { model.still = model.answered + 1; }, model.delay);
+  };
+  for (const kind of ["pointerdown", "click", "keydown", "input", "focusin", "wheel", "scroll"]) {
+    document.addEventListener(kind, arm, { capture: true, passive: true });
+  }
+  // A page still taking in Python's changes (a screen being drawn) is not still either. The next
+  // moment is counted once an answer has been taken in (a change made while the page applies
+  // Python's changes is not sent back).
+  view.model.document?.on_change(() => queueMicrotask(arm), true);
+  arm();
+}
+"""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._step: Callable[[], bool] = lambda: False
+        self._watched: Any = None  # the document whose changes are watched
+        self._last_change = -math.inf
+        self.param.watch(self._still, "still")
+
+    def on_still(self, step: Callable[[], bool]) -> None:
+        """Call ``step()`` in each still moment; it makes one thing and says whether more is left."""
+        self._step = step
+
+    def wake(self) -> None:
+        """There may be something to make again (a new screen was shown)."""
+        self.more = True
+
+    def _changed(self, event: Any) -> None:
+        """A model changed in the document, unless it is one of this component's own (its model, or
+        the one holding its parameters: the moments and their answers). Other events (a server's
+        callbacks added and removed) are not changes."""
+        changed = getattr(event, "model", None)
+        if changed is None:
+            return
+        own = [part for model, _ in self._models.values() for part in (model, getattr(model, "data", None))]
+        if not any(changed is part for part in own):
+            self._last_change = time.monotonic()
+
+    def _still(self, event: Any) -> None:
+        # The browser cannot see Python at work: a moment sent while Python was busy (a screen being
+        # made) is only answered, unless the document has been still for the delay as well.
+        doc = pn.state.curdoc
+        if doc is not None and doc is not self._watched:  # the first moment: watched from now on
+            self._watched = doc
+            doc.on_change(self._changed)
+            self._last_change = time.monotonic()
+        more = True  # a step that fails is tried again in the next moment
+        try:
+            if time.monotonic() - self._last_change >= self.delay / 1000:
+                more = self._step()
+        finally:
+            self.param.update(more=more, answered=event.new)
