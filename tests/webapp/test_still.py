@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import panel as pn
 import pytest
 from bokeh.document import Document
@@ -58,3 +60,21 @@ def test_a_moment_sent_while_python_was_busy_is_answered_without_a_step():
         page.delay = 0
         page.still = 4
         assert steps == [1, 1] and page.answered == 4
+
+
+def test_the_moments_and_their_answers_leave_the_document_still():
+    """Only the page's own changes make it busy, not the moments coming in (as the browser sends
+    them) nor Python's answers: a moment right after the answer before is a still moment."""
+    doc = Document()
+    with set_curdoc(doc):
+        page = StillPage(delay=50)
+        model = page.get_root(doc)
+        doc.add_root(model)
+        steps = []
+        page.on_still(lambda: steps.append(1) or True)
+        model.data.still = 1  # from the browser; the document is watched from now on
+        time.sleep(0.06)
+        model.data.still = 2
+        assert steps == [1] and page.answered == 2
+        model.data.still = 3  # just after the answer to 2
+        assert steps == [1, 1] and page.answered == 3

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import panel as pn
 import param
@@ -31,6 +31,9 @@ class StillPage(JSComponent):
     still = param.Integer(default=0, doc="The last still moment the browser has sent")
     answered = param.Integer(default=0, doc="The last still moment Python has answered")
     more = param.Boolean(default=True, doc="Whether Python has anything left to make")
+
+    #: The parameters the moments and their answers travel in: their changes leave the page still.
+    _OWN: ClassVar[frozenset[str]] = frozenset({"delay", "still", "answered", "more"})
 
     _esm = """
 export function render({ model, view }) {
@@ -68,14 +71,10 @@ export function render({ model, view }) {
         self.more = True
 
     def _changed(self, event: Any) -> None:
-        """A model changed in the document, unless it is one of this component's own (its model, or
-        the one holding its parameters: the moments and their answers). Other events (a server's
-        callbacks added and removed) are not changes."""
-        changed = getattr(event, "model", None)
-        if changed is None:
-            return
-        own = [part for model, _ in self._models.values() for part in (model, getattr(model, "data", None))]
-        if not any(changed is part for part in own):
+        """A model changed in the document, unless the change is one of this component's own
+        parameters (the moments and their answers). Other events (a server's callbacks added and
+        removed) are not changes."""
+        if getattr(event, "model", None) is not None and getattr(event, "attr", None) not in self._OWN:
             self._last_change = time.monotonic()
 
     def _still(self, event: Any) -> None:
