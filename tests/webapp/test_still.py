@@ -13,29 +13,30 @@ from webapp.views.still import StillPage
 
 
 def test_each_still_moment_makes_one_step_and_is_answered_with_whether_more_is_left():
-    page = StillPage()
-    left = [3, 2, 1]
-    page.on_still(lambda: bool(left.pop(0) > 1))
-    page.still = 1
-    assert (page.answered, page.more) == (1, True)
-    page.still = 2
-    assert (page.answered, page.more) == (2, True)
-    page.still = 3
-    assert (page.answered, page.more) == (3, False)  # the browser stops asking
-    page.wake()
-    assert page.more  # a new screen: ask again
+    with set_curdoc(Document()):  # a page of its own, whatever document earlier tests left current
+        page = StillPage(delay=0)  # the page counts as still at once
+        left = [3, 2, 1]
+        page.on_still(lambda: bool(left.pop(0) > 1))
+        page.still = 1
+        assert (page.answered, page.more) == (1, True)
+        page.still = 2
+        assert (page.answered, page.more) == (2, True)
+        page.still = 3
+        assert (page.answered, page.more) == (3, False)  # the browser stops asking
+        page.wake()
+        assert page.more  # a new screen: ask again
 
 
 def test_a_step_that_fails_is_answered_and_tried_again_in_the_next_moment():
-    page = StillPage()
-
     def step() -> bool:
         raise RuntimeError("broken")
 
-    page.on_still(step)
-    with pytest.raises(RuntimeError):
-        page.still = 1
-    assert (page.answered, page.more) == (1, True)  # the browser is not left waiting
+    with set_curdoc(Document()):
+        page = StillPage(delay=0)
+        page.on_still(step)
+        with pytest.raises(RuntimeError):
+            page.still = 1
+        assert (page.answered, page.more) == (1, True)  # the browser is not left waiting
 
 
 def test_a_moment_sent_while_python_was_busy_is_answered_without_a_step():
