@@ -93,6 +93,7 @@ def test_the_private_attributes_are_there(what, name):
         "bokeh.document.Document().models": bokeh.document.Document().models,
         "panel.io.location.Location": panel.io.location.Location,
         "panel.io.location.Location()": panel.io.location.Location(),
+        "panel.Column()": panel.Column(),
     }
     assert hasattr(objects[what], name), f"{what} has no {name}"
 

@@ -484,3 +484,27 @@ def test_the_fight_screen_is_made_hidden_while_the_skill_check_is_still_and_open
     page.get_by_role("button", name="Skill check", exact=True).click()
     expect(page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)).to_be_visible()
     expect(page.locator("[data-kept=fight]")).to_be_hidden()
+
+
+#: Whether the page's still moments have made all there is to make ahead (``StillPage.more``).
+ALL_MADE_AHEAD_JS = """() => Bokeh.documents.some(doc => [...doc._all_models.values()].some(
+  m => "still" in m.properties && "answered" in m.properties && m.more === false))"""
+
+
+def test_screens_made_ahead_before_a_switch_of_language_show_in_the_new_language(tablet: Page, site_url: str):
+    """Still moments make the other systems' screens (their models too, out of the page); a switch
+    of language forgets those models and later moments make them again: a first switch to a
+    screen shows it in the language chosen, whatever was made before."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)
+    page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters
+    page.get_by_role("button", name="Čeština", exact=True).click()
+    expect(page.get_by_role("button", name="Jeden prsten", exact=True)).to_be_visible()
+    page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)  # made again, in Czech
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.get_by_text("Efektivní dovednost").first).to_be_visible()
+    expect(page.get_by_text("Effective skill")).to_have_count(0)
+    page.get_by_role("button", name="Osud a Zkáza", exact=True).click()
+    expect(page.get_by_role("button", name=re.compile(r"^Hod")).first).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Roll"))).to_have_count(0)

@@ -79,3 +79,16 @@ def test_the_moments_and_their_answers_leave_the_document_still():
         assert steps == [1] and page.answered == 2
         model.data.still = 3  # just after the answer to 2
         assert steps == [1, 1] and page.answered == 3
+
+
+def test_a_page_watched_from_the_start_makes_a_step_in_its_first_still_moment():
+    doc = Document()
+    with set_curdoc(doc):
+        page = StillPage(delay=50)
+        doc.add_root(pn.Column(page).get_root(doc))
+        steps = []
+        page.on_still(lambda: steps.append(1) or True)
+        page.watch(doc)  # the page is drawn
+        time.sleep(0.06)  # and has been still for the delay since
+        page.still = 1
+        assert steps == [1] and page.answered == 1

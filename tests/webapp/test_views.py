@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html import escape
 from typing import Any
 
 import panel as pn
 import pytest
+from bokeh.core.serialization import Serializer
 from bokeh.document import Document
 from bokeh.models import LayoutDOM
 from drawn_fields import number_fields
@@ -566,11 +568,12 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
     assert len(app.screen.objects) == 2
 
 
-def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_draws_none():
+def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none():
     """Each still moment (``StillPage``: the player's hands still for a moment) makes one thing:
-    Fate & Doom's hidden fight screen while its check is shown, else the Python objects of the next
-    system's screen not made yet, else those of the fight screen; none of them joins the document
-    until shown. Before start-up is over nothing is made; once all is made the page stops asking."""
+    Fate & Doom's hidden fight screen while its check is shown, else for the next system in the
+    switch, the Python objects of its screen, then its models; else the fight screen's objects.
+    None of them joins the document until shown, and a first switch then takes the models made
+    ahead. Before start-up is over nothing is made; once all is made the page stops asking."""
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
@@ -582,23 +585,36 @@ def test_a_still_page_makes_the_other_screens_python_objects_one_at_a_time_and_d
         app.store.param.update(values={}, loaded=True)
         models = len(doc.models)
         app.still.still = 2
-        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2
+        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2 and not app._premade
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
-        app.still.still = 3
+        app.still.still = 3  # GURPS's screen's models, for this page, not in it
+        assert list(app._premade) == ["gurps"] and len(doc.models) == models
+        app.still.still = 4
         fate = app.view_of("fate")
         assert set(app._views) == {"one-ring", "gurps", "fate"} and fate._fight is None
-        app.still.still = 4  # the fight's objects, while the skill check is not shown
+        app.still.still = 5
+        assert list(app._premade) == ["gurps", "fate"] and len(doc.models) == models
+        app.still.still = 6  # the fight's objects, while the skill check is not shown
         assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
         assert app.still.more
-        app.still.still = 5
-        assert not app.still.more  # all made: the page stops asking
-        app.state.system = "fate"
-        assert app.still.more  # a screen shown: what it may open is to be made
-        app.still.still = 6
-        assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
         app.still.still = 7
+        assert not app.still.more  # all made: the page stops asking
+        assert list(app._screens) == ["one-ring"] and len(doc.models) == models
+        app.lang.value = "cs"  # another language: the models made ahead are forgotten, made again later
+        assert not app._premade and app.still.more and not any(app._views["gurps"].__panel__()._models)
+        app.state.system = "fate"
+        assert list(app._screens) == ["one-ring", "fate"]
+        app.still.still = 8
+        assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
+        app.still.still = 9  # GURPS's screen's models again, in Czech
+        assert list(app._premade) == ["gurps"] and len(doc.models) > models
+        (gurps_model, _), *_ = app._premade["gurps"]._models.values()  # Panel's models of it, for this page
+        app.still.still = 10
         assert not app.still.more
-        assert set(app._views) == {"one-ring", "gurps", "fate"} and list(app._screens) == ["one-ring", "fate"]
-        app.state.system = "gurps"  # a screen made before: its models now, in the page
-        assert list(app._screens) == ["one-ring", "fate", "gurps"]
+        assert set(app._views) == {"one-ring", "gurps", "fate"}
+        app.state.system = "gurps"  # the models made ahead join the page
+        assert list(app._screens) == ["one-ring", "fate", "gurps"] and not app._premade
         assert app.view_of("gurps").__panel__() in app.screen.objects[2].objects
+        assert doc.get_model_by_id(gurps_model.id) is gurps_model  # the very models made ahead
+        shown = json.dumps(Serializer().serialize(gurps_model).content, ensure_ascii=False, default=str)
+        assert "Efektivní dovednost" in shown and "Effective skill" not in shown

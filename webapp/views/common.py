@@ -55,6 +55,32 @@ def models_frozen(doc: Any) -> AbstractContextManager:
     return doc.models.freeze() if doc is not None else nullcontext()
 
 
+def make_models_ahead(layout: pn.layout.ListPanel, part: pn.viewable.Viewable) -> bool:
+    """Make the Bokeh models ``part`` will have once it joins ``layout``'s objects in the page shown
+    now, without putting them in the page: nothing is sent to the browser, and Panel takes these
+    models when ``part`` joins (only sending them is left then). Changes to ``part`` meanwhile
+    (words of another language) reach these models in Python alone. Whether there was such a
+    page (``layout`` drawn in the current document)."""
+    doc = pn.state.curdoc
+    # Panel's own record of a component's models, by the page's root: (model, its parent model).
+    for root_id, (model, _) in layout._models.items():
+        if doc is not None and model.document is doc:
+            part._get_model(doc, doc.get_model_by_id(root_id), model, None)
+            return True
+    return False
+
+
+def forget_models_ahead(part: pn.viewable.Viewable) -> None:
+    """Forget the models :func:`make_models_ahead` made for ``part``: it gets new ones when it joins
+    the page. (Models out of the page cost more to change than to make again: Panel gives each
+    changed one its stylesheets anew, as it has no page to keep them for.)"""
+    doc = pn.state.curdoc
+    for root_id in list(part._models):
+        root = doc.get_model_by_id(root_id) if doc is not None else None
+        if root is not None:
+            part._cleanup(root)
+
+
 class Binder:
     """Keeps translated texts on widgets up to date with the session's language."""
 

@@ -40,7 +40,16 @@ from ..state.stored import read_stored
 from ..words.gcs import gcs_error_text, gcs_message
 from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
-from .common import Binder, alert_html, button, choice, html_pane, select
+from .common import (
+    Binder,
+    alert_html,
+    button,
+    choice,
+    forget_models_ahead,
+    html_pane,
+    make_models_ahead,
+    select,
+)
 from .dice import DiceCard
 from .fate import FateView
 from .fight import FightView
@@ -200,6 +209,10 @@ class KostkaApp(pn.viewable.Viewer):
         super().__init__(**params)
         self.state = AppState()
         self.tr = Translator()
+        #: Screens not shown yet whose models were made in a still moment (see _prepare_step). A
+        #: switch of language forgets them before re-wording the screens (watched before the Binder).
+        self._premade: dict[str, pn.Column] = {}
+        self.tr.param.watch(self._forget_premade, "lang")
         self.binder = Binder(self.tr)
         #: What the address said and what this page has done with it, so nothing is done twice: the
         #: query as last applied, the search this page last wrote (its own rewrite is not applied
@@ -505,9 +518,12 @@ class KostkaApp(pn.viewable.Viewer):
         self._update_url()
         self.still.wake()
 
+    def _new_place(self, system: str) -> pn.Column:
+        return pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
+
     def _place(self, system: str) -> None:
-        """Put ``system``'s screen in the page."""
-        place = pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
+        """Put ``system``'s screen in the page (with its models, if made ahead in a still moment)."""
+        place = self._premade.pop(system, None) or self._new_place(system)
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored
         # data is read): the screen of the address or storage replaces it.
@@ -525,22 +541,40 @@ class KostkaApp(pn.viewable.Viewer):
 
         1. What the screen shown may open: Fate & Doom's fight, hidden in the page
            (:meth:`FateScreens.prepare`).
-        2. The Python objects of another system's screen.
-        3. Those of a part of a screen (the fight's, while Fate & Doom's skill check is not shown:
-           :meth:`FateScreens.prepare_objects`).
+        2. For each other system, the next in the system switch first: its screen's Python
+           objects, then their models, for this page but not in it
+           (:func:`~webapp.views.common.make_models_ahead`): a first switch to it then only
+           sends them.
+        3. The Python objects of a part of a screen (the fight's, while Fate & Doom's skill check
+           is not shown: :meth:`FateScreens.prepare_objects`).
 
-        Steps 2 and 3 make none of their models: the page draws nothing, and showing them later
-        makes and sends only those. (Other systems' screens are not put in the page hidden: each
-        would be a step of over a second, a tap landing in it waits that long, and a switch of
-        language would re-word them all.)
+        None of these steps puts anything in the page: the browser draws nothing. (Other systems'
+        screens are not put in the page hidden: the browser would draw each, a step of over a second
+        a tap landing in it waits for, and a switch of language would re-word them all in the page.)
         """
         if getattr(self.view_of(system), "prepare", lambda: False)():
             return True
-        unmade = [other for other in SCREENS if other not in self._views]
-        if unmade:
-            self.view_of(unmade[0])
-            return True
+        order = list(SCREENS)
+        at = order.index(system)
+        for other in order[at + 1 :] + order[:at]:
+            if other not in self._views:
+                self.view_of(other)
+                return True
+            if other not in self._screens and other not in self._premade:
+                place = self._new_place(other)
+                if make_models_ahead(self.screen, place):
+                    self._premade[other] = place
+                    return True
         return any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values())
+
+    def _forget_premade(self, *_: Any) -> None:
+        """Forget the models made ahead (see :func:`~webapp.views.common.forget_models_ahead`):
+        re-worded out of the page, they cost more than making them again in later still moments."""
+        if self._premade:
+            for place in self._premade.values():
+                forget_models_ahead(place)
+            self._premade = {}
+            self.still.wake()
 
     def _character_options(self) -> None:
         names = self.roster.names()
@@ -572,6 +606,7 @@ class KostkaApp(pn.viewable.Viewer):
         if self._doc_ready:
             return
         self._doc_ready = True
+        self.still.watch(pn.state.curdoc)  # the first still moment may make a step
         self.apply_url()
         self.link_panel.redraw()  # a link opened while the page was being drawn
         if self.store.loaded:  # the storage answered while the page was being drawn

@@ -66,6 +66,14 @@ export function render({ model, view }) {
         """Call ``step()`` in each still moment; it makes one thing and says whether more is left."""
         self._step = step
 
+    def watch(self, doc: Any) -> None:
+        """Watch ``doc``'s changes from now on (the page is drawn), as if it had just changed: the
+        first still moment can then make a step. (Unwatched, the first moment only starts watching.)"""
+        if doc is not None and doc is not self._watched:
+            self._watched = doc
+            doc.on_change(self._changed)
+            self._last_change = time.monotonic()
+
     def wake(self) -> None:
         """There may be something to make again (a new screen was shown)."""
         self.more = True
@@ -80,11 +88,7 @@ export function render({ model, view }) {
     def _still(self, event: Any) -> None:
         # The browser cannot see Python at work: a moment sent while Python was busy (a screen being
         # made) is only answered, unless the document has been still for the delay as well.
-        doc = pn.state.curdoc
-        if doc is not None and doc is not self._watched:  # the first moment: watched from now on
-            self._watched = doc
-            doc.on_change(self._changed)
-            self._last_change = time.monotonic()
+        self.watch(pn.state.curdoc)  # unwatched till now: watched from this first moment on
         more = True  # a step that fails is tried again in the next moment
         try:
             if time.monotonic() - self._last_change >= self.delay / 1000:
