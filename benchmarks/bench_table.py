@@ -14,7 +14,8 @@ measures, each time from the click inside the page until the frame that shows it
   again with stored heroes, whose sheets open in Play (a second start, with characters in the
   browser's storage: GURPS first, then back and forth); switching language (English → Русский,
   and back); opening the fight screen of Fate & Doom (after a still moment on its skill check,
-  and again at once after switching to it, in the second start); one attack in a fight.
+  and again at once after switching to it, in the second start, and in a third start once the
+  page has made all it makes ahead in still moments); one attack in a fight.
 
 ``--throttle 4`` slows Chromium's CPU four times (CDP ``Emulation.setCPUThrottlingRate``), as
 a mid-range tablet. Prints a Markdown table of medians and the slowest of each; timings depend
@@ -143,6 +144,21 @@ def measure_play(page, results: dict[str, list[float]]) -> None:
     results["open fight (at once)"].append(timed(page, FIGHT, {"testid": "encounter-status"})["result"])
 
 
+#: Whether the page's still moments have made all there is to make ahead (``StillPage.more``).
+ALL_MADE_AHEAD_JS = """() => Bokeh.documents.some(doc => [...doc._all_models.values()].some(
+  m => "still" in m.properties && "answered" in m.properties && m.more === false))"""
+
+
+def measure_made_ahead(page, results: dict[str, list[float]]) -> None:
+    """The fight opened as soon as Fate & Doom is shown, once the page, left still on The One Ring,
+    has made ahead all it makes (the other screens and the fight, out of the page)."""
+    page.get_by_role("button", name="Roll Awareness", exact=True).wait_for()
+    page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=120_000)
+    timed(page, FATE, {"testid": "p-success"})
+    page.wait_for_timeout(300)
+    results["open fight (at once, made ahead)"].append(timed(page, FIGHT, {"testid": "encounter-status"})["result"])
+
+
 def measure(page, results: dict[str, list[float]]) -> None:
     page.get_by_role("button", name="The One Ring", exact=True).wait_for()
     first = one_tap_roll(page)
@@ -225,6 +241,7 @@ def main() -> int:
         "switch language",
         "open fight",
         "open fight (at once)",
+        "open fight (at once, made ahead)",
         "fight attack",
     )
     results: dict[str, list[float]] = {k: [] for k in keys}
@@ -238,6 +255,9 @@ def main() -> int:
             # stored heroes: the same start with characters in the browser's storage from the first visit on
             context, page = returning_player(browser, url, args.throttle, stored=heroes)
             measure_play(page, results)
+            context.close()
+            context, page = returning_player(browser, url, args.throttle, stored=heroes)
+            measure_made_ahead(page, results)
             context.close()
         browser.close()
     httpd.shutdown()
@@ -258,6 +278,7 @@ def main() -> int:
         "switch language": "500 ms",
         "open fight": "300 ms",
         "open fight (at once)": "300 ms",
+        "open fight (at once, made ahead)": "300 ms",
         "fight attack": "150 ms",
     }
     print("| measure | median | slowest | n | goal |")

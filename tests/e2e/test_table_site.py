@@ -508,3 +508,23 @@ def test_screens_made_ahead_before_a_switch_of_language_show_in_the_new_language
     page.get_by_role("button", name="Osud a Zkáza", exact=True).click()
     expect(page.get_by_role("button", name=re.compile(r"^Hod")).first).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(r"^Roll"))).to_have_count(0)
+
+
+def test_the_fight_made_ahead_on_another_screen_opens_at_once_and_plays(tablet: Page, site_url: str):
+    """The fight's models, made in still moments while The One Ring was shown, join the page when
+    *Fight* is tapped as soon as Fate & Doom is shown: its hero and monster take their places and
+    the duel's odds are worked out, as on a fight screen made then."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    fight = page.get_by_role("button", name="Fight", exact=True)
+    expect(fight).to_be_visible()  # Fate & Doom's screen is shown (The One Ring's hero keeps its name)
+    page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")
+    expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
+    fight.click()
+    page.locator(".bench-heroes button").filter(has_text=re.compile("^Ada$")).click()
+    page.locator(".place-heroes-1-attacking button").click()
+    page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
+    page.locator(".place-monsters-1-attacking button").click()
+    expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")

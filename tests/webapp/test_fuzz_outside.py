@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import fuzz
 
@@ -164,8 +164,18 @@ def _trimmed(value: object) -> object:
     return value
 
 
+def _as_read(form: object) -> object:
+    """A stored character's form as reading it must give back: Weary that follows Endurance
+    (``weary_auto``) is worked out from Endurance, Load and Fatigue, not read (a stored Endurance
+    edited down to 0 makes the hero Weary)."""
+    if isinstance(form, dict) and form.get("weary_auto") is True:
+        return {k: v for k, v in form.items() if k != "weary"}
+    return form
+
+
 @fuzz(2500)
 @given(st.binary(min_size=1, max_size=31))
+@example(b"\x00\x00T\x00")  # the stored characters' Endurance 20 cut to 0: the hero reads Weary
 def test_generated_storage_values(data):
     key = (KEY_C, KEY_S, KEY_L)[data[0] % 3]
     text = _mutated(STORED[key], data[1:])
@@ -183,8 +193,8 @@ def test_generated_storage_values(data):
             stored = parse_json(text)
             for system, roster in stored.get("systems", {}).items():
                 form = type(app.rosters[system].form)
-                held = [_trimmed(_as_form(form, c)) for c in app.rosters[system].characters]
-                assert all(_trimmed(_as_form(form, c)) in held for c in roster.get("characters", []))
+                held = [_as_read(_trimmed(_as_form(form, c))) for c in app.rosters[system].characters]
+                assert all(_as_read(_trimmed(_as_form(form, c))) in held for c in roster.get("characters", []))
 
 
 def _pool() -> list[str]:

@@ -568,6 +568,30 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
     assert len(app.screen.objects) == 2
 
 
+def test_the_fight_opened_at_once_takes_the_models_made_ahead_while_another_system_was_shown():
+    """Fate & Doom shown and *Fight* tapped at once, before any still moment there: the fight's
+    models made in still moments on another system's screen join the page."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        app.still.delay = 0
+        moment = 0
+        while app.still.more and moment < 20:
+            moment += 1
+            app.still.still = moment
+        fate = app.view_of("fate")
+        made = fate._fight_premade
+        assert made is not None and not app.still.more
+        (fight_model, _), *_ = made._models.values()
+        app.state.system = "fate"
+        fate.switch.value = "fight"
+        assert fate.fight_place is made and made.visible
+        assert doc.get_model_by_id(fight_model.id) is fight_model  # the very models made ahead
+
+
 def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none():
     """Each still moment (``StillPage``: the player's hands still for a moment) makes one thing:
     Fate & Doom's hidden fight screen while its check is shown, else for the next system in the
@@ -596,20 +620,23 @@ def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none(
         assert list(app._premade) == ["gurps", "fate"] and len(doc.models) == models
         app.still.still = 6  # the fight's objects, while the skill check is not shown
         assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
+        app.still.still = 7  # then its models, out of the page
+        assert fate._fight_premade is not None and fate.fight_place is None and len(doc.models) == models
         assert app.still.more
-        app.still.still = 7
+        app.still.still = 8
         assert not app.still.more  # all made: the page stops asking
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models
         app.lang.value = "cs"  # another language: the models made ahead are forgotten, made again later
         assert not app._premade and app.still.more and not any(app._views["gurps"].__panel__()._models)
+        assert fate._fight_premade is None and not any(fate.fight_view.__panel__()._models)
         app.state.system = "fate"
         assert list(app._screens) == ["one-ring", "fate"]
-        app.still.still = 8
+        app.still.still = 9
         assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
-        app.still.still = 9  # GURPS's screen's models again, in Czech
+        app.still.still = 10  # GURPS's screen's models again, in Czech
         assert list(app._premade) == ["gurps"] and len(doc.models) > models
         (gurps_model, _), *_ = app._premade["gurps"]._models.values()  # Panel's models of it, for this page
-        app.still.still = 10
+        app.still.still = 11
         assert not app.still.more
         assert set(app._views) == {"one-ring", "gurps", "fate"}
         app.state.system = "gurps"  # the models made ahead join the page

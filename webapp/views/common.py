@@ -60,12 +60,14 @@ def make_models_ahead(layout: pn.layout.ListPanel, part: pn.viewable.Viewable) -
     now, without putting them in the page: nothing is sent to the browser, and Panel takes these
     models when ``part`` joins (only sending them is left then). Changes to ``part`` meanwhile
     (words of another language) reach these models in Python alone. Whether there was such a
-    page (``layout`` drawn in the current document)."""
+    page (``layout`` drawn, or made ahead, for the current document)."""
     doc = pn.state.curdoc
-    # Panel's own record of a component's models, by the page's root: (model, its parent model).
+    # Panel's own record of a component's models, by the page's root: (model, its parent model);
+    # ``layout``'s own model may be out of the page too (made ahead itself).
     for root_id, (model, _) in layout._models.items():
-        if doc is not None and model.document is doc:
-            part._get_model(doc, doc.get_model_by_id(root_id), model, None)
+        root = doc.get_model_by_id(root_id) if doc is not None else None
+        if root is not None:
+            part._get_model(doc, root, model, None)
             return True
     return False
 

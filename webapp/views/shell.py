@@ -106,6 +106,7 @@ class FateScreens(pn.viewable.Viewer):
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
         self.check_place = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width", margin=0)
         self.fight_place: pn.Column | None = None  # made when the fight is first opened
+        self._fight_premade: pn.Column | None = None  # its models made ahead, out of the page
         self.body = pn.Column(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
@@ -131,17 +132,39 @@ class FateScreens(pn.viewable.Viewer):
         self._place_fight(shown=False)
         return True
 
+    def _new_fight_place(self) -> pn.Column:
+        return pn.Column(self.fight_view, visible=False, sizing_mode="stretch_width", margin=0)
+
     def _place_fight(self, shown: bool) -> None:
-        """Put the fight screen in the page beside the skill check, shown or hidden."""
-        self.fight_place = pn.Column(self.fight_view, visible=shown, sizing_mode="stretch_width", margin=0)
-        self.body.objects = [self.check_place, self.fight_place]
+        """Put the fight screen in the page beside the skill check, shown or hidden (with its
+        models, if made ahead)."""
+        place = self._fight_premade or self._new_fight_place()
+        self._fight_premade = None
+        place.visible = shown
+        self.fight_place = place
+        self.body.objects = [self.check_place, place]
 
     def prepare_objects(self) -> bool:
-        """Make the fight screen's Python objects (none of its models) while another screen is
-        shown: opening the fight then makes only its models. Whether anything was made."""
-        if self._fight is not None:
+        """Make, one at a time, the fight screen's Python objects, then its models (for this page,
+        out of it: :func:`~webapp.views.common.make_models_ahead`), while another screen is shown:
+        opening the fight then only sends them. Whether anything was made."""
+        if self._fight is None:
+            self.fight_view  # noqa: B018 (made on first use)
+            return True
+        if self.fight_place is None and self._fight_premade is None:
+            place = self._new_fight_place()
+            if make_models_ahead(self.body, place):
+                self._fight_premade = place
+                return True
+        return False
+
+    def forget_models_ahead(self) -> bool:
+        """Forget the fight's models made ahead (see :meth:`KostkaApp._forget_premade`); whether
+        there were any."""
+        if self._fight_premade is None:
             return False
-        self.fight_view  # noqa: B018 (made on first use)
+        forget_models_ahead(self._fight_premade)
+        self._fight_premade = None
         return True
 
     def _switched(self, event: Any) -> None:
@@ -545,8 +568,8 @@ class KostkaApp(pn.viewable.Viewer):
            objects, then their models, for this page but not in it
            (:func:`~webapp.views.common.make_models_ahead`): a first switch to it then only
            sends them.
-        3. The Python objects of a part of a screen (the fight's, while Fate & Doom's skill check
-           is not shown: :meth:`FateScreens.prepare_objects`).
+        3. The Python objects of a part of a screen, then its models, out of the page (the
+           fight's, while Fate & Doom's skill check is not shown: :meth:`FateScreens.prepare_objects`).
 
         None of these steps puts anything in the page: the browser draws nothing. (Other systems'
         screens are not put in the page hidden: the browser would draw each, a step of over a second
@@ -570,7 +593,8 @@ class KostkaApp(pn.viewable.Viewer):
     def _forget_premade(self, *_: Any) -> None:
         """Forget the models made ahead (see :func:`~webapp.views.common.forget_models_ahead`):
         re-worded out of the page, they cost more than making them again in later still moments."""
-        if self._premade:
+        forgot = [getattr(view, "forget_models_ahead", lambda: False)() for view in self._views.values()]
+        if self._premade or any(forgot):
             for place in self._premade.values():
                 forget_models_ahead(place)
             self._premade = {}
