@@ -583,8 +583,8 @@ def test_the_fight_opened_at_once_takes_the_models_made_ahead_while_another_syst
             moment += 1
             app.still.still = moment
         fate = app.view_of("fate")
-        made = fate._fight_premade
-        assert made is not None and not app.still.more
+        made = fate._made_ahead["fight"]
+        assert not app.still.more
         (fight_model, _), *_ = made._models.values()
         app.state.system = "fate"
         fate.switch.value = "fight"
@@ -609,38 +609,38 @@ def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none(
         app.store.param.update(values={}, loaded=True)
         models = len(doc.models)
         app.still.still = 2
-        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2 and not app._premade
+        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2 and not app._made_ahead
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
         app.still.still = 3  # GURPS's screen's models, for this page, not in it
-        assert list(app._premade) == ["gurps"] and len(doc.models) == models
+        assert list(app._made_ahead) == ["gurps"] and len(doc.models) == models
         app.still.still = 4
         fate = app.view_of("fate")
         assert set(app._views) == {"one-ring", "gurps", "fate"} and fate._fight is None
         app.still.still = 5
-        assert list(app._premade) == ["gurps", "fate"] and len(doc.models) == models
+        assert list(app._made_ahead) == ["gurps", "fate"] and len(doc.models) == models
         app.still.still = 6  # the fight's objects, while the skill check is not shown
         assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
         app.still.still = 7  # then its models, out of the page
-        assert fate._fight_premade is not None and fate.fight_place is None and len(doc.models) == models
+        assert "fight" in fate._made_ahead and fate.fight_place is None and len(doc.models) == models
         assert app.still.more
         app.still.still = 8
         assert not app.still.more  # all made: the page stops asking
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models
         app.lang.value = "cs"  # another language: the models made ahead are forgotten, made again later
-        assert not app._premade and app.still.more and not any(app._views["gurps"].__panel__()._models)
-        assert fate._fight_premade is None and not any(fate.fight_view.__panel__()._models)
+        assert not app._made_ahead and app.still.more and not any(app._views["gurps"].__panel__()._models)
+        assert not fate._made_ahead and not any(fate.fight_view.__panel__()._models)
         app.state.system = "fate"
         assert list(app._screens) == ["one-ring", "fate"]
         app.still.still = 9
         assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
         app.still.still = 10  # GURPS's screen's models again, in Czech
-        assert list(app._premade) == ["gurps"] and len(doc.models) > models
-        (gurps_model, _), *_ = app._premade["gurps"]._models.values()  # Panel's models of it, for this page
+        assert list(app._made_ahead) == ["gurps"] and len(doc.models) > models
+        (gurps_model, _), *_ = app._made_ahead["gurps"]._models.values()  # Panel's models of it, for this page
         app.still.still = 11
         assert not app.still.more
         assert set(app._views) == {"one-ring", "gurps", "fate"}
         app.state.system = "gurps"  # the models made ahead join the page
-        assert list(app._screens) == ["one-ring", "fate", "gurps"] and not app._premade
+        assert list(app._screens) == ["one-ring", "fate", "gurps"] and not app._made_ahead
         assert app.view_of("gurps").__panel__() in app.screen.objects[2].objects
         assert doc.get_model_by_id(gurps_model.id) is gurps_model  # the very models made ahead
         shown = json.dumps(Serializer().serialize(gurps_model).content, ensure_ascii=False, default=str)

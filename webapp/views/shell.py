@@ -42,12 +42,11 @@ from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
 from .common import (
     Binder,
+    MadeAhead,
     alert_html,
     button,
     choice,
-    forget_models_ahead,
     html_pane,
-    make_models_ahead,
     select,
 )
 from .dice import DiceCard
@@ -106,7 +105,7 @@ class FateScreens(pn.viewable.Viewer):
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
         self.check_place = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width", margin=0)
         self.fight_place: pn.Column | None = None  # made when the fight is first opened
-        self._fight_premade: pn.Column | None = None  # its models made ahead, out of the page
+        self._made_ahead = MadeAhead()  # the fight's models made ahead, out of the page
         self.body = pn.Column(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
@@ -138,8 +137,7 @@ class FateScreens(pn.viewable.Viewer):
     def _place_fight(self, shown: bool) -> None:
         """Put the fight screen in the page beside the skill check, shown or hidden (with its
         models, if made ahead)."""
-        place = self._fight_premade or self._new_fight_place()
-        self._fight_premade = None
+        place = self._made_ahead.take("fight") or self._new_fight_place()
         place.visible = shown
         self.fight_place = place
         self.body.objects = [self.check_place, place]
@@ -151,21 +149,14 @@ class FateScreens(pn.viewable.Viewer):
         if self._fight is None:
             self.fight_view  # noqa: B018 (made on first use)
             return True
-        if self.fight_place is None and self._fight_premade is None:
-            place = self._new_fight_place()
-            if make_models_ahead(self.body, place):
-                self._fight_premade = place
-                return True
+        if self.fight_place is None and "fight" not in self._made_ahead:
+            return self._made_ahead.make("fight", self.body, self._new_fight_place())
         return False
 
     def forget_models_ahead(self) -> bool:
-        """Forget the fight's models made ahead (see :meth:`KostkaApp._forget_premade`); whether
+        """Forget the fight's models made ahead (see :meth:`KostkaApp._forget_made_ahead`); whether
         there were any."""
-        if self._fight_premade is None:
-            return False
-        forget_models_ahead(self._fight_premade)
-        self._fight_premade = None
-        return True
+        return self._made_ahead.forget()
 
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
@@ -234,8 +225,8 @@ class KostkaApp(pn.viewable.Viewer):
         self.tr = Translator()
         #: Screens not shown yet whose models were made in a still moment (see _prepare_step). A
         #: switch of language forgets them before re-wording the screens (watched before the Binder).
-        self._premade: dict[str, pn.Column] = {}
-        self.tr.param.watch(self._forget_premade, "lang")
+        self._made_ahead = MadeAhead()
+        self.tr.param.watch(self._forget_made_ahead, "lang")
         self.binder = Binder(self.tr)
         #: What the address said and what this page has done with it, so nothing is done twice: the
         #: query as last applied, the search this page last wrote (its own rewrite is not applied
@@ -546,7 +537,7 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _place(self, system: str) -> None:
         """Put ``system``'s screen in the page (with its models, if made ahead in a still moment)."""
-        place = self._premade.pop(system, None) or self._new_place(system)
+        place = self._made_ahead.take(system) or self._new_place(system)
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored
         # data is read): the screen of the address or storage replaces it.
@@ -583,21 +574,19 @@ class KostkaApp(pn.viewable.Viewer):
             if other not in self._views:
                 self.view_of(other)
                 return True
-            if other not in self._screens and other not in self._premade:
-                place = self._new_place(other)
-                if make_models_ahead(self.screen, place):
-                    self._premade[other] = place
-                    return True
+            if (
+                other not in self._screens
+                and other not in self._made_ahead
+                and self._made_ahead.make(other, self.screen, self._new_place(other))
+            ):
+                return True
         return any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values())
 
-    def _forget_premade(self, *_: Any) -> None:
+    def _forget_made_ahead(self, *_: Any) -> None:
         """Forget the models made ahead (see :func:`~webapp.views.common.forget_models_ahead`):
         re-worded out of the page, they cost more than making them again in later still moments."""
         forgot = [getattr(view, "forget_models_ahead", lambda: False)() for view in self._views.values()]
-        if self._premade or any(forgot):
-            for place in self._premade.values():
-                forget_models_ahead(place)
-            self._premade = {}
+        if self._made_ahead.forget() or any(forgot):
             self.still.wake()
 
     def _character_options(self) -> None:
