@@ -417,3 +417,50 @@ def test_a_phone_holds_two_gurps_play_rows_side_by_side(browser: Browser, site_u
         assert b["x"] + b["width"] <= 390 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+#: Tap ``button`` (found by its accessible name on screen) and, in the frame that shows the new roll in
+#: the result panel, say which of the panel's animations run; 1.5 s later, which still run.
+ROLL_ANIMATIONS = """async (name) => {
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++)
+    for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  const find = (selector, shown) => roots.map((r) => [...r.querySelectorAll(selector)]).flat()
+    .find((el) => !shown || el.getClientRects().length);
+  const button = find(`button[aria-label="${name}"]`, true);
+  const panel = find('[data-testid=result-panel]').getRootNode();
+  const running = () => panel.getAnimations().filter((a) => a.playState === 'running').map((a) => a.animationName);
+  const drawn = await new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      seen.disconnect();
+      requestAnimationFrame(() => resolve(running()));
+    });
+    seen.observe(panel.querySelector('[data-testid=result-dice]'), {childList: true, subtree: true});
+    button.click();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  return {drawn, after: running()};
+}"""
+
+
+def test_each_roll_plays_the_dices_short_roll_and_leaves_none_running(browser: Browser, site_url: str):
+    """The dice of each new roll tumble once, a roll made while the one before still tumbles too (its
+    dice are new), and nothing is left running afterwards; under reduced motion nothing moves."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    page = context.new_page()
+    try:
+        start(page, f"{site_url}?lang=en")
+        first = page.evaluate(ROLL_ANIMATIONS, "Roll Awareness")
+        assert "k-tumble" in first["drawn"] and first["after"] == [], first
+        quick = page.evaluate(  # the next roll while the first one's dice still tumble
+            "async (args) => { const [js, name] = args; const f = eval(js);"
+            " const one = f(name); await new Promise((r) => setTimeout(r, 150)); return [await one, await f(name)]; }",
+            [ROLL_ANIMATIONS, "Roll Awareness"],
+        )
+        for roll in quick:
+            assert "k-tumble" in roll["drawn"] and roll["after"] == [], quick
+        page.emulate_media(reduced_motion="reduce")
+        still = page.evaluate(ROLL_ANIMATIONS, "Roll Awareness")
+        assert "k-tumble" not in still["drawn"] and still["after"] == [], still
+    finally:
+        context.close()

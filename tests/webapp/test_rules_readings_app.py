@@ -40,13 +40,13 @@ def test_fate_ties_fail_by_default_and_the_switch_makes_them_succeed(app):
     assert "equal to the skill fails" in view.note.object
     entry = state.roll("fate", seed=21)
     assert entry.roll.dice == (3, 2) and entry.roll.result == 7 and not entry.roll.success
-    assert "A tie fails." in app.result_panel.box.status
+    assert "A tie fails." in app.result_panel.box.roll["status"]
     view.ties_box.value = True
     assert state.fate.ties_succeed is True and state.fate.check.ties_succeed is True
     assert "Table option in force" in view.note.object
     assert state.fate.odds.p_success == fate_rules.odds(fate_rules.FateCheck(7, 2, ties_succeed=True)).p_success
     entry = state.roll("fate", seed=21)
-    assert entry.roll.success and "table option" in app.result_panel.box.status
+    assert entry.roll.success and "table option" in app.result_panel.box.roll["status"]
     assert "ties succeed" in log_rows(app.tr, state.rolls.log.entries)[0][2]
     # the option travels in the address
     assert state.url_state()["r_ties"] == "1"

@@ -203,7 +203,7 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     entry = state.one_ring.last
     assert entry.hidden
     shown = app.result_panel.box
-    assert "hidden until the GM reveals it" in shown.status and 'class="die' not in shown.dice
+    assert "hidden until the GM reveals it" in shown.roll["status"] and 'class="die' not in shown.roll["dice"]
     assert "hidden" in app.log_table.object
     exported = json.loads(export_log(state.rolls.log.entries))
     assert exported["format"] == "kostka" and exported["kind"] == "log"
@@ -222,7 +222,7 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
         other.reveal(links.reveal_code(entry.seed ^ 1))
     app.result_panel.press("reveal")
     assert not entry.hidden
-    assert shown.dice.count('class="die') == 3 and "hidden" not in app.log_table.object
+    assert shown.roll["dice"].count('class="die') == 3 and "hidden" not in app.log_table.object
     share = entry_link(entry)
     assert share.reveal in app.share_panel.message.object
     opened = other.reveal(share.reveal)

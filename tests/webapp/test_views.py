@@ -37,7 +37,7 @@ def test_one_ring_roll_shows_dice_and_outcome(app):
     app.state.one_ring.character.awareness = "2"
     view.roll()
     shown = app.result_panel.box  # the roll is shown in the result panel, where the finger is
-    html = shown.status + shown.dice
+    html = shown.roll["status"] + shown.roll["dice"]
     assert 'data-testid="result-outcome"' in html
     roll = app.state.one_ring.last.roll
     assert html.count('class="die feat') == 1
@@ -138,12 +138,12 @@ def test_gurps_secret_roll_hidden_then_revealed(app):
     app.state.gurps.secret = True
     view.roll()
     shown = app.result_panel.box
-    assert "hidden until the GM reveals it" in shown.status
-    assert 'class="die' not in shown.dice
+    assert "hidden until the GM reveals it" in shown.roll["status"]
+    assert 'class="die' not in shown.roll["dice"]
     assert "hidden" in app.log_table.object
     assert [a["label"] for a in shown.actions] == ["Reveal"]  # one tap away, under the secret roll
     app.result_panel.press("reveal")
-    assert shown.dice.count('class="die d6') == 3 and shown.actions == []
+    assert shown.roll["dice"].count('class="die d6') == 3 and shown.actions == []
     assert "hidden" not in app.log_table.object
     assert "Modifiers used" in shown.note or "No modifiers." in shown.note
 
@@ -154,17 +154,17 @@ def test_gurps_contest_result(app):
     view.roll_contest()  # shown once, in the result panel: who won, by how much, the modifiers used
     shown = app.result_panel.box
     entry = app.state.gurps.last_contest
-    assert entry.roll.winner is None or f"Margin of victory: {entry.roll.margin_of_victory}." in shown.status
-    assert 'data-testid="result-outcome"' in shown.status and shown.note == "No modifiers."
+    assert entry.roll.winner is None or f"Margin of victory: {entry.roll.margin_of_victory}." in shown.roll["status"]
+    assert 'data-testid="result-outcome"' in shown.roll["status"] and shown.note == "No modifiers."
     assert view.contest_result.object == ""
     app.state.gurps.contest = "regular"
     for seed in range(200):  # a regular contest decided after the first round says in which
         entry = app.state.roll_contest(seed=seed)
         if len(entry.roll.rounds) > 1:
             break
-    assert f"Decided in round {len(entry.roll.rounds)}." in shown.status
+    assert f"Decided in round {len(entry.roll.rounds)}." in shown.roll["status"]
     app.tr.lang = "ru"
-    assert f"Решилось в раунде {len(entry.roll.rounds)}." in shown.status
+    assert f"Решилось в раунде {len(entry.roll.rounds)}." in shown.roll["status"]
 
 
 def test_fate_roll_and_chart(app):
@@ -173,7 +173,7 @@ def test_fate_roll_and_chart(app):
     assert list(view.chart.source.data["x"]) == [0, 1, 2, 3]
     app.state.fate.favour_spend = "1"
     view.roll()
-    assert app.result_panel.box.dice.count('class="die d6') == 2
+    assert app.result_panel.box.roll["dice"].count('class="die d6') == 2
     assert app.state.fate.character.favour == "2" and app.result_panel.box.note == "Favour left: 2"
     assert list(view.chart.source.data["x"]) == [0, 1, 2]
     assert view.chart.marker.visible

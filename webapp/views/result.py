@@ -167,26 +167,23 @@ def roll_button(label: str = "⚄", *, kind: str = "default", width: int = 52, h
 
 
 class ResultBox(TapAnswered):
-    """The panel drawn in the browser: ``dice`` and ``recent`` (markup made here from numbers and escaped
-    text), the ``status`` line (the page's live region), ``share`` (link and QR, '' when closed).
+    """The panel drawn in the browser. ``roll`` is the roll shown, all its parts in one value (so that
+    they reach the page in one message and are drawn in one frame): ``dice`` and ``recent`` (markup
+    made here from numbers and escaped text), the ``status`` line (the page's live region), ``share``
+    (link and QR, '' when closed), ``can_share``, ``shown`` (whether there is a roll to show: a small
+    screen hides the panel before) and ``seq``, which counts the rolls shown: each new one opens the
+    panel and plays the dice's short roll.
 
-    ``seq`` counts the rolls shown: each new one opens the panel and plays the dice's short roll.
     A tap on the panel folds it to its status line (``folded``); *Share* counts ``share_taps``.
     Under the roll, ``note`` and the ``actions`` its screen offers: a tap on one is sent as ``tap``
     and answered in ``ack`` (:class:`~webapp.views.taps.TapAnswered`).
     """
 
-    dice = param.String(default="")
+    roll = param.Dict(default={"seq": 0}, doc="The roll shown: its parts (see the class)")
     odds = param.String(default="", doc="The chart of the check being set up on the screen ('' for none)")
-    recent = param.String(default="")
-    status = param.String(default="")
-    share = param.String(default="")
     share_label = param.String(default="Share")
     log_label = param.String(default="", doc="The button to the full roll log ('' hides it)")
     close_label = param.String(default="Close")
-    can_share = param.Boolean(default=False)
-    seq = param.Integer(default=0)
-    shown = param.Boolean(default=False, doc="Whether there is a roll to show (a small screen hides the panel before)")
     folded = param.Boolean(default=False)
     share_taps = param.Integer(default=0)
     note = param.String(default="", doc="Its screen's words on the shown roll (modifiers used, favour left), as text")
@@ -235,30 +232,42 @@ export function render({ model, el }) {
   const odds = part("div", "k-odds-box");
   box.append(status, dice, more, actions, shared, odds, recent);
   el.append(box);
-  let seen = model.seq;
-  const draw = () => {
-    status.innerHTML = model.status;
-    dice.innerHTML = model.dice;
-    recent.innerHTML = model.recent;
-    odds.innerHTML = model.odds;
-    shared.innerHTML = model.share;
-    share.textContent = model.share ? model.close_label : model.share_label;
-    share.setAttribute("aria-expanded", model.share ? "true" : "false");
-    share.hidden = !model.can_share;
+  const drawOdds = () => { odds.innerHTML = model.odds; };
+  const drawShare = () => {
+    const roll = model.roll;
+    shared.innerHTML = roll.share || "";
+    share.textContent = roll.share ? model.close_label : model.share_label;
+    share.setAttribute("aria-expanded", roll.share ? "true" : "false");
+    share.hidden = !roll.can_share;
     toLog.textContent = model.log_label;
     toLog.hidden = !model.log_label;
-    box.classList.toggle("shown", model.shown);
+    box.classList.toggle("sharing", !!roll.share);
+  };
+  const drawBox = () => {
+    box.classList.toggle("shown", !!model.roll.shown);
     box.classList.toggle("folded", model.folded);
-    box.classList.toggle("sharing", !!model.share);
   };
-  const fresh = () => {
-    if (model.seq === seen) return;
-    seen = model.seq;
-    box.classList.remove("rolled");
-    void box.offsetWidth;  // restart the dice's one short roll
-    box.classList.add("rolled");
+  const running = () => box.getAnimations({subtree: true}).filter((a) => a.playState === "running");
+  // off once the last of the roll's animations has ended (the outcome's pop ends before the dice's roll)
+  box.addEventListener("animationend", () => { if (!running().length) box.classList.remove("rolled"); });
+  // Each part of the roll is drawn again only when it changed. A new roll's dice and outcome are
+  // new elements, which start the class's one short roll (no layout forced to restart it); the
+  // panel opens with them (its folded state follows in the next message).
+  let drawn = {};
+  const drawRoll = () => {
+    const roll = model.roll;
+    if (roll.status !== drawn.status) status.innerHTML = roll.status || "";
+    if (roll.dice !== drawn.dice) dice.innerHTML = roll.dice || "";
+    if (roll.recent !== drawn.recent) recent.innerHTML = roll.recent || "";
+    if (roll.share !== drawn.share || roll.can_share !== drawn.can_share) drawShare();
+    if (drawn.seq !== undefined && roll.seq !== drawn.seq) {
+      box.classList.remove("folded");
+      if (box.classList.contains("rolled")) for (const a of running()) a.currentTime = 0;  // dice drawn as before
+      else box.classList.add("rolled");
+    }
+    box.classList.toggle("shown", !!roll.shown);
+    drawn = roll;
   };
-  box.addEventListener("animationend", () => box.classList.remove("rolled"));
   box.addEventListener("click", (event) => {
     if (event.composedPath().some((node) => node.tagName === "A" || node.tagName === "BUTTON")) return;
     model.folded = !model.folded;
@@ -289,13 +298,12 @@ export function render({ model, el }) {
     if (narrow.matches && model.shown && !model.folded && !event.composedPath().includes(box)) model.folded = true;
   };
   document.addEventListener("pointerdown", outside, true);
-  for (const name of ["dice", "odds", "recent", "status", "share", "share_label", "log_label", "close_label", "can_share", "shown", "folded"]) {
-    model.on(name, draw);
-  }
-  model.on("seq", fresh);
+  model.on("roll", drawRoll);
+  model.on("odds", drawOdds);
+  model.on(["share_label", "log_label", "close_label"], drawShare);
+  model.on("folded", drawBox);
   model.on(["note", "actions"], drawActions);
-  draw();
-  drawActions();
+  for (const draw of [drawRoll, drawOdds, drawShare, drawBox, drawActions]) draw();
 }
 """)
 
@@ -429,15 +437,14 @@ class ResultPanel(pn.viewable.Viewer):
         latest = new[-1] if new else None
         if latest is None:
             self.entry, self.sharing = None, False
-            self.box.param.update(shown=False, seq=self.box.seq)
+            self._draw()
         elif latest is not self.entry:
             # one roll added now (not a log read back from storage): show it, open, with its dice rolling
             added = (not old or new[-2:-1] == old[-1:]) and latest not in old
             if added and self.live():
                 self.entry, self.sharing = latest, False
-                self.box.param.update(folded=False, shown=True)
-                self._draw()
-                self.box.seq += 1
+                self._draw(new=True)
+                self.box.folded = False
                 return
             if self.entry is not None and self.entry not in new:  # an undone step: show what is latest now
                 self.entry = latest
@@ -453,8 +460,10 @@ class ResultPanel(pn.viewable.Viewer):
         return list(reversed(entries[max(0, i - 3) : i]))
 
     # -- drawing ------------------------------------------------------------------------------------------
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: Any, new: bool = False) -> None:
+        """Draw the roll shown (``new``: a roll just made, whose dice roll and which opens the panel)."""
         tr, entry = self.tr, self.entry
+        seq = self.box.roll.get("seq", 0) + new
         count = len(self.state.rolls.log.entries)
         labels = dict(
             share_label=tr(N_("Share")),
@@ -464,7 +473,7 @@ class ResultPanel(pn.viewable.Viewer):
         if entry is None:
             hint = escape(tr(N_("Tap a roll: its dice and outcome show here.")))
             self.box.param.update(
-                status=f'<span class="k-hint">{hint}</span>', dice="", recent="", share="", can_share=False, **labels
+                roll=dict(status=f'<span class="k-hint">{hint}</span>', shown=False, seq=seq), **labels
             )
             self._more(None)
             return
@@ -477,14 +486,16 @@ class ResultPanel(pn.viewable.Viewer):
             + (f'<span class="k-chance" data-testid="result-chance">{escape(chance)}</span>' if chance else "")
             + (f'<span class="k-detail">{escape(detail)}</span>' if detail else "")
         )
-        self.box.param.update(
+        roll = dict(
             status=status,
             dice=dice_of(tr, entry),
             recent=self._recent_html(),
             share=self._share_html() if self.sharing else "",
             can_share=entry.kind in ("roll", "contest"),
-            **labels,
+            shown=True,
+            seq=seq,
         )
+        self.box.param.update(roll=roll, **labels)
         self._more(entry)
 
     def offer(self, actions: Callable[[Any], RollActions | None]) -> None:
