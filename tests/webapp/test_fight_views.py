@@ -296,3 +296,65 @@ def test_the_fight_screen_is_prepared_hidden_while_the_skill_check_is_shown(app)
     screens.switch.value = "fight"
     assert screens.fight_view is fight and screens.fight_place.visible and not screens.check_place.visible
     assert screens.body.objects == [screens.check_place, screens.fight_place]
+
+
+def in_the_worker(monkeypatch, tap):
+    """Run ``tap`` (a coroutine function) as the browser's worker runs a tap: with each change sent
+    as made, on an event loop of its own (a thread's: a test before may have left one running)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webapp.views import common
+
+    monkeypatch.setattr(common, "SENT_AS_MADE", True)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, tap()).result()
+
+
+def test_a_fight_made_on_the_tap_sends_its_first_screen_first_then_the_rest(app, monkeypatch):
+    """In the browser's worker, the fight screen made on the tap holds only the monsters and the
+    encounter until the event loop's next turn: the page draws them while Python makes the cards
+    below; then every card is there, as when it was made ahead."""
+    import asyncio
+
+    screens = app.view_of("fate")
+
+    async def tap_fight():
+        screens.switch.value = "fight"
+        fight = screens.fight_view
+        first = list(fight.__panel__().objects)
+        await asyncio.sleep(0)
+        return fight, first
+
+    fight, first = in_the_worker(monkeypatch, tap_fight)
+    assert first == fight._cards[: FightView.FIRST_SCREEN] and len(fight._cards) > FightView.FIRST_SCREEN
+    assert fight.__panel__().objects == fight._cards
+    assert screens.fight_place.visible and screens.body.objects == [screens.check_place, screens.fight_place]
+
+
+def test_a_fight_made_ahead_is_whole_when_shown(app, monkeypatch):
+    """Made in a still moment, the fight screen is whole from the start: nothing is held back."""
+    screens = app.view_of("fate")
+    app._prepare_step("fate")
+
+    async def tap_fight():
+        screens.switch.value = "fight"
+        return list(screens.fight_view.__panel__().objects)
+
+    assert in_the_worker(monkeypatch, tap_fight) == screens.fight_view._cards
+
+
+def test_outside_the_worker_the_fight_screen_is_whole_at_once(app):
+    """A Panel server or plain Python, even with an event loop running: every card at once."""
+    import asyncio
+
+    screens = app.view_of("fate")
+
+    async def tap_fight():
+        screens.switch.value = "fight"
+        return list(screens.fight_view.__panel__().objects)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, tap_fight()).result() == screens.fight_view._cards

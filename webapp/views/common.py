@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from html import escape
@@ -11,6 +13,7 @@ from typing import Any, ClassVar
 import panel as pn
 import param
 from panel.custom import JSComponent
+from panel.io.state import set_curdoc
 
 from engine import InputError
 from engine.sheets import SHEETS
@@ -26,8 +29,10 @@ __all__ = [
     "Binder",
     "ChartFold",
     "Fold",
+    "MadeAhead",
     "NumberInput",
     "TextField",
+    "after_this_change",
     "button",
     "checkbox",
     "html_pane",
@@ -66,6 +71,33 @@ def _in_this_page(part: pn.viewable.Viewable) -> Iterator[tuple[Any, Any]]:
         root = doc.get_model_by_id(root_id)
         if root is not None:
             yield root, model
+
+
+#: Whether each change goes to the page as it is made: so in the browser's worker (Panel's
+#: ``_link_docs_worker``); a Panel server's session may send a callback's changes together.
+SENT_AS_MADE = sys.platform == "emscripten"
+
+
+def after_this_change(step: Callable[[], None]) -> None:
+    """Run ``step`` once what is being changed now has gone to the page: in the browser's worker,
+    on the event loop's next turn, in the same document, so that the page draws the first change
+    while Python makes the next. Elsewhere (a Panel server, plain Python) it runs at once."""
+    loop = None
+    if SENT_AS_MADE:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+    if loop is None:
+        step()
+        return
+    doc = pn.state.curdoc
+
+    def in_doc() -> None:
+        with set_curdoc(doc):
+            step()
+
+    loop.call_soon(in_doc)
 
 
 def make_models_ahead(layout: pn.layout.ListPanel, part: pn.viewable.Viewable) -> bool:

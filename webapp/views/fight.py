@@ -102,14 +102,27 @@ class FightView(pn.viewable.Viewer):
         self.setup = desk.setup
         self.run = desk.run
 
-        self._layout = pn.Column(
+        self._cards = [
             self._monsters_card(),
             self._encounter_card(),
             self._odds_card(),
             self._fight_card(),
             self._sim_card(),
-            sizing_mode="stretch_width",
-        )
+        ]
+        self._layout = pn.Column(*self._cards, sizing_mode="stretch_width")
+
+    #: The cards a tablet's or a phone's first screen shows: the monsters and the encounter.
+    FIRST_SCREEN = 2
+
+    def hold_back(self) -> None:
+        """Leave the cards below the first screen out of the layout until :meth:`complete`: the screen
+        made on a tap then sends its first screen, and the rest after it."""
+        self._layout.objects = self._cards[: self.FIRST_SCREEN]
+
+    def complete(self) -> None:
+        """Put back the cards :meth:`hold_back` left out."""
+        if len(self._layout.objects) < len(self._cards):
+            self._layout.objects = list(self._cards)
 
     # -- helpers ----------------------------------------------------------------------------------------------
     def _field(self, model: Any, pname: str, label: str, width: int = 120, **kw: Any) -> TextField:

@@ -43,6 +43,7 @@ from ..words.messages import address_problem_text, document_error_text, storage_
 from .common import (
     Binder,
     MadeAhead,
+    after_this_change,
     alert_html,
     button,
     choice,
@@ -137,7 +138,12 @@ class FateScreens(pn.viewable.Viewer):
     def _place_fight(self, shown: bool) -> None:
         """Put the fight screen in the page beside the skill check, shown or hidden (with its
         models, if made ahead)."""
-        place = self._made_ahead.take("fight") or self._new_fight_place()
+        place = self._made_ahead.take("fight")
+        if place is None:
+            if shown:  # made on the tap: its first screen goes to the page first
+                self.fight_view.hold_back()
+                after_this_change(self.fight_view.complete)
+            place = self._new_fight_place()
         place.visible = shown
         self.fight_place = place
         self.body.objects = [self.check_place, place]
