@@ -250,17 +250,19 @@ export function render({ model, el }) {
   const running = () => box.getAnimations({subtree: true}).filter((a) => a.playState === "running");
   // off once the last of the roll's animations has ended (the outcome's pop ends before the dice's roll)
   box.addEventListener("animationend", () => { if (!running().length) box.classList.remove("rolled"); });
-  // Each part of the roll is drawn again only when it changed. A new roll's dice and outcome are
-  // new elements, which start the class's one short roll (no layout forced to restart it); the
-  // panel opens with them (its folded state follows in the next message).
+  // Each part of the roll is drawn again only when it changed, and a new roll's dice and outcome
+  // always (the same dice as the roll before too): new elements, which start the class's one short
+  // roll (no layout forced to restart it), and a status written anew, which a screen reader says
+  // again. The panel opens with them (its folded state follows in the next message).
   let drawn = {};
   const drawRoll = () => {
     const roll = model.roll;
-    if (roll.status !== drawn.status) status.innerHTML = roll.status || "";
-    if (roll.dice !== drawn.dice) dice.innerHTML = roll.dice || "";
+    const fresh = drawn.seq !== undefined && roll.seq !== drawn.seq;
+    if (fresh || roll.status !== drawn.status) status.innerHTML = roll.status || "";
+    if (fresh || roll.dice !== drawn.dice) dice.innerHTML = roll.dice || "";
     if (roll.recent !== drawn.recent) recent.innerHTML = roll.recent || "";
     if (roll.share !== drawn.share || roll.can_share !== drawn.can_share) drawShare();
-    if (drawn.seq !== undefined && roll.seq !== drawn.seq) {
+    if (fresh) {
       box.classList.remove("folded");
       if (box.classList.contains("rolled")) for (const a of running()) a.currentTime = 0;  // dice drawn as before
       else box.classList.add("rolled");
