@@ -98,6 +98,8 @@ PYTHON_NAMES = {
     "panel.io.state": ["state"],
     "panel.util": ["edit_readonly"],
     "panel.io.resources": ["CDN_ROOT"],
+    "panel.io.document": ["freeze_doc", "hold"],  # webapp/views/common.py (ScreenPlace)
+    "panel.layout.base": ["Panel"],  # ScreenPlace: its update skips the layout's own, which reads sizes
 }
 # Attributes of live objects: (what, attribute). Panel's state, Bokeh's Document.
 OBJECT_NAMES = [
@@ -115,6 +117,16 @@ OBJECT_NAMES = [
     ("panel.Column()", "_models"),
     ("panel.Column()", "_get_model"),
     ("panel.Column()", "_cleanup"),  # forget_models_ahead: forgets a component's models for a root
+    # webapp/views/common.py (ScreenPlace, ScreenPlaces): a list of components drawn as a Bokeh Pane,
+    # whose update makes its objects' models as a layout does, and a layout's sizes from its parts
+    ("panel.Column()", "_bokeh_model"),
+    ("panel.Column()", "_rename"),
+    ("panel.Column()", "_process_param_change"),
+    ("panel.Column()", "_compute_sizing_mode"),
+    ("panel.Column()", "_update_model"),
+    ("panel.Column()", "_get_objects"),
+    ("panel.Column()", "_preprocess"),
+    ("panel.io.state.state", "_views"),
 ]
 # The messages between the page (Panel's pyodide_handler.js) and the site's worker
 # (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page

@@ -25,7 +25,7 @@ def view(app):
     assert isinstance(screens, FateScreens)
     screens.switch.value = "fight"
     assert isinstance(screens.fight_view, FightView)
-    assert screens.fight_place.objects == [screens.fight_view.__panel__()] and screens.fight_place.visible
+    assert screens.fight_place.parts == [screens.fight_view.__panel__()] and screens.fight_place.visible
     assert not screens.check_place.visible
     return screens.fight_view
 
@@ -43,7 +43,7 @@ def labels_in_error(view):
 def test_the_fate_screen_still_offers_the_skill_check(app):
     screens = app.view_of("fate")
     assert screens.body.objects == [screens.check_place]  # the fight is made when first opened
-    assert screens.check_place.objects[0] == screens.check_view.__panel__()  # (its share panel under it)
+    assert screens.check_place.parts[0] == screens.check_view.__panel__()  # (its share panel under it)
     assert screens.roll_button.label == "Roll Skill"  # the check's parts are reachable as before
     app.tr.lang = "cs"
     assert list(screens.switch.options) == ["Zkouška dovednosti", "Boj"]

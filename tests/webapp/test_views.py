@@ -11,14 +11,14 @@ import panel as pn
 import pytest
 from bokeh.core.serialization import Serializer
 from bokeh.document import Document
-from bokeh.models import LayoutDOM
+from bokeh.models import LayoutDOM, Pane
 from drawn_fields import number_fields
 from panel.io.state import set_curdoc
 
 from engine import one_ring
 from webapp.i18n import percent
 from webapp.views.charts import OUTCOME_COLOURS
-from webapp.views.common import NumberInput
+from webapp.views.common import NumberInput, ScreenPlace, ScreenPlaces
 from webapp.views.shell import KostkaApp
 from webapp.words.dice import d6_pips, feat_die, success_die
 from webapp.words.log import log_rows
@@ -532,8 +532,13 @@ def test_a_screen_shown_before_stays_in_the_page_and_coming_back_to_it_draws_not
 
     def shown(view: Any) -> bool:
         """Whether ``view``'s layout and every layout above it are visible in the page."""
-        models = [m for m in doc.models if isinstance(m, LayoutDOM)]
-        children = ((m, c) for m in models for c in getattr(m, "children", None) or [] if isinstance(c, LayoutDOM))
+        models = [m for m in doc.models if isinstance(m, LayoutDOM | Pane)]
+        children = (
+            (m, c)
+            for m in models
+            for c in getattr(m, "children", None) or getattr(m, "elements", None) or []
+            if isinstance(c, LayoutDOM | Pane)
+        )
         parents = {child.id: m for m, child in children}
         model = view.__panel__()._models[doc.roots[0].ref["id"]][0]
         while model is not None:
@@ -561,7 +566,7 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
         app.page_ready()
         app.state.system = "fate"  # as the site applies ?sys=fate once the page is drawn
     assert len(app.screen.objects) == 1
-    assert app.view_of("fate").__panel__() in app.screen.objects[0].objects
+    assert app.view_of("fate").__panel__() in app.screen.objects[0].parts
     with set_curdoc(doc):
         app.store.param.update(values={}, loaded=True)
         app.state.system = "one-ring"  # the player's own switch, once started: Fate & Doom stays
@@ -641,7 +646,54 @@ def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none(
         assert set(app._views) == {"one-ring", "gurps", "fate"}
         app.state.system = "gurps"  # the models made ahead join the page
         assert list(app._screens) == ["one-ring", "fate", "gurps"] and not app._made_ahead
-        assert app.view_of("gurps").__panel__() in app.screen.objects[2].objects
+        assert app.view_of("gurps").__panel__() in app.screen.objects[2].parts
         assert doc.get_model_by_id(gurps_model.id) is gurps_model  # the very models made ahead
         shown = json.dumps(Serializer().serialize(gurps_model).content, ensure_ascii=False, default=str)
         assert "Efektivní dovednost" in shown and "Effective skill" not in shown
+
+
+def test_each_screen_is_laid_out_on_its_own_in_the_page():
+    """Every system's screen, and Fate & Doom's skill check and fight, hangs in the page under a
+    Bokeh ``Pane`` (its place), which is no layout: the browser works each screen's layout out
+    alone, not with the header, the menu and the screens hidden beside it. The place carries the
+    screen's visibility and no sizes of its own."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        for system in ("gurps", "fate", "one-ring"):
+            app.state.system = system
+        fate = app.view_of("fate")
+        fate.switch.value = "fight"
+    root = doc.roots[0].ref["id"]
+    places = [app._screens[s] for s in ("one-ring", "gurps", "fate")] + [fate.check_place, fate.fight_place]
+    for place in places:
+        assert isinstance(place, ScreenPlace)
+        pane = place._models[root][0]
+        (column,) = pane.elements
+        assert type(pane) is Pane and isinstance(column, LayoutDOM) and not isinstance(pane, LayoutDOM)
+        assert column is place.objects[0]._models[root][0]  # the screen's own column, a layout root
+    shown = [place._models[root][0].visible for place in places]
+    assert shown == [True, False, False, False, True]  # The One Ring shown; the fight open, hidden with its system
+
+
+def test_a_screen_place_takes_new_parts_in_the_page_and_forgets_the_old_ones():
+    """A place whose objects are replaced in a drawn page sends its new column as its one element
+    and drops the old column's models, as a layout does."""
+    doc = Document()
+    with set_curdoc(doc):
+        place = ScreenPlace(pn.pane.Markdown("one"))
+        page = ScreenPlaces(pn.pane.Markdown("header"), place, sizing_mode="stretch_width")
+        doc.add_root(page.get_root(doc))
+        root = doc.roots[0].ref["id"]
+        old = place.objects[0]
+        new = pn.Column(pn.pane.Markdown("two"), sizing_mode="stretch_width")
+        place.objects = [new]
+        place.visible = False
+    pane = place._models[root][0]
+    assert pane.elements == [new._models[root][0]] and not pane.visible
+    model = new._models[root][0]
+    assert root not in old._models and doc.get_model_by_id(model.id) is model
+    assert doc.roots[0].sizing_mode == "stretch_width"  # the page's own sizes, from its other parts

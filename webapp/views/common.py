@@ -12,7 +12,9 @@ from typing import Any, ClassVar
 
 import panel as pn
 import param
+from bokeh.models import Pane
 from panel.custom import JSComponent
+from panel.io.document import freeze_doc, hold
 from panel.io.state import set_curdoc
 
 from engine import InputError
@@ -30,6 +32,8 @@ __all__ = [
     "ChartFold",
     "Fold",
     "MadeAhead",
+    "ScreenPlace",
+    "ScreenPlaces",
     "NumberInput",
     "TextField",
     "after_this_change",
@@ -120,15 +124,15 @@ def forget_models_ahead(part: pn.viewable.Viewable) -> None:
         part._cleanup(root)
 
 
-class MadeAhead(Mapping[str, pn.Column]):
+class MadeAhead(Mapping[str, pn.layout.ListPanel]):
     """Parts of screens not shown yet whose models were made ahead, out of the page
     (:func:`make_models_ahead`), by key, in the order made: taken when their screen is placed,
     forgotten all at once."""
 
     def __init__(self) -> None:
-        self._parts: dict[str, pn.Column] = {}
+        self._parts: dict[str, pn.layout.ListPanel] = {}
 
-    def __getitem__(self, key: str) -> pn.Column:
+    def __getitem__(self, key: str) -> pn.layout.ListPanel:
         return self._parts[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -137,14 +141,14 @@ class MadeAhead(Mapping[str, pn.Column]):
     def __len__(self) -> int:
         return len(self._parts)
 
-    def make(self, key: str, layout: pn.layout.ListPanel, part: pn.Column) -> bool:
+    def make(self, key: str, layout: pn.layout.ListPanel, part: pn.layout.ListPanel) -> bool:
         """Make ``part``'s models for ``layout``'s page and keep it under ``key``; whether made."""
         if not make_models_ahead(layout, part):
             return False
         self._parts[key] = part
         return True
 
-    def take(self, key: str) -> pn.Column | None:
+    def take(self, key: str) -> pn.layout.ListPanel | None:
         """The part kept under ``key``, if any, no longer kept."""
         return self._parts.pop(key, None)
 
@@ -154,6 +158,60 @@ class MadeAhead(Mapping[str, pn.Column]):
         for part in parts.values():
             forget_models_ahead(part)
         return bool(parts)
+
+
+class ScreenPlace(pn.layout.ListPanel):
+    """A screen's place in the page (in :class:`ScreenPlaces`), drawn as a Bokeh ``Pane``, which is
+    no layout, so that the screen in it is a layout root of its own. BokehJS works a layout out
+    again, each time one of its parts changes or is shown, over every view up to its root: a screen
+    whose layout ends at its place is worked out alone (a system's screen shown again, a fight
+    opened), without the header, the menu and the screens hidden beside it. Only the place's
+    objects, visibility, classes and styles reach the page; its sizes are its screen's (``parts``,
+    in a column as wide as the page). The private Panel names it relies on are listed in
+    ``kostka_build/internals.py``."""
+
+    _bokeh_model: ClassVar[type[Pane]] = Pane
+    _rename: ClassVar[Mapping[str, str | None]] = {"objects": "elements", "scroll": None}
+    _properties: ClassVar[frozenset[str]] = frozenset(Pane.properties())
+
+    def __init__(self, *parts: Any, **params: Any) -> None:
+        super().__init__(pn.Column(*parts, sizing_mode="stretch_width", margin=0), **params)
+
+    @property
+    def parts(self) -> list[Any]:
+        """The screen's parts, top to bottom."""
+        return self.objects[0].objects
+
+    def _process_param_change(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in super()._process_param_change(params).items() if k in self._properties}
+
+    def _compute_sizing_mode(self, children: list[Any], props: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def _update_model(
+        self, events: dict[str, Any], msg: dict[str, Any], root: Any, model: Any, doc: Any, comm: Any
+    ) -> None:
+        # A layout's own update reads sizes off its model, which a Pane has not: the objects' models
+        # are made here, as a layout makes them, and the rest is any component's update.
+        if "elements" not in msg:
+            super(pn.layout.base.Panel, self)._update_model(events, msg, root, model, doc, comm)
+            return
+        elements, old_elements = self._get_objects(model, events["objects"].old, doc, root, comm)
+        with hold(doc), freeze_doc(doc, model, msg, force=True):
+            super(pn.layout.base.Panel, self)._update_model(
+                events, {**msg, "elements": elements}, root, model, doc, comm
+            )
+            view = pn.state._views.get(root.ref["id"])
+            if view is not None:
+                view[0]._preprocess(root, self, old_elements)
+
+
+class ScreenPlaces(pn.Column):
+    """A column of screens' places (:class:`ScreenPlace`): a Panel layout works its sizes out from
+    its parts' sizes, which a place has not."""
+
+    def _compute_sizing_mode(self, children: list[Any], props: dict[str, Any]) -> dict[str, Any]:
+        return super()._compute_sizing_mode([c for c in children if not isinstance(c, Pane)], props)
 
 
 class Binder:

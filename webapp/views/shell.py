@@ -43,6 +43,8 @@ from ..words.messages import address_problem_text, document_error_text, storage_
 from .common import (
     Binder,
     MadeAhead,
+    ScreenPlace,
+    ScreenPlaces,
     after_this_change,
     alert_html,
     button,
@@ -104,10 +106,10 @@ class FateScreens(pn.viewable.Viewer):
         self.check_view = FateView(app, binder)
         self._fight: FightView | None = None
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
-        self.check_place = pn.Column(self.check_view, self.share_slot, sizing_mode="stretch_width", margin=0)
-        self.fight_place: pn.Column | None = None  # made when the fight is first opened
+        self.check_place = ScreenPlace(self.check_view, self.share_slot)
+        self.fight_place: pn.layout.ListPanel | None = None  # made when the fight is first opened
         self._made_ahead = MadeAhead()  # the fight's models made ahead, out of the page
-        self.body = pn.Column(self.check_place, sizing_mode="stretch_width")
+        self.body = ScreenPlaces(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
 
@@ -132,8 +134,8 @@ class FateScreens(pn.viewable.Viewer):
         self._place_fight(shown=False)
         return True
 
-    def _new_fight_place(self) -> pn.Column:
-        return pn.Column(self.fight_view, visible=False, sizing_mode="stretch_width", margin=0)
+    def _new_fight_place(self) -> ScreenPlace:
+        return ScreenPlace(self.fight_view, visible=False)
 
     def _place_fight(self, shown: bool) -> None:
         """Put the fight screen in the page beside the skill check, shown or hidden (with its
@@ -414,9 +416,9 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _build_screen(self) -> None:
         """The place of the system's screen (each screen is built the first time it is shown)."""
-        self.screen = pn.Column(sizing_mode="stretch_width")
+        self.screen = ScreenPlaces(sizing_mode="stretch_width")
         #: Each system's place in the screen, made when the system is first shown (see _system_changed).
-        self._screens: dict[str, pn.Column] = {}
+        self._screens: dict[str, pn.layout.ListPanel] = {}
         self.state.param.watch(self._system_changed, "system")
 
     def _build_log(self) -> pn.viewable.Viewable:
@@ -538,8 +540,8 @@ class KostkaApp(pn.viewable.Viewer):
         self._update_url()
         self.still.wake()
 
-    def _new_place(self, system: str) -> pn.Column:
-        return pn.Column(*self.view_with_share(system), sizing_mode="stretch_width", margin=0)
+    def _new_place(self, system: str) -> ScreenPlace:
+        return ScreenPlace(*self.view_with_share(system))
 
     def _place(self, system: str) -> None:
         """Put ``system``'s screen in the page (with its models, if made ahead in a still moment)."""
