@@ -15,7 +15,9 @@ measures, each time from the click inside the page until the frame that shows it
   browser's storage: GURPS first, then back and forth); switching language (English → Русский,
   and back); opening the fight screen of Fate & Doom (after a still moment on its skill check,
   and again at once after switching to it, in the second start, and in a third start once the
-  page has made all it makes ahead in still moments); one attack in a fight.
+  page has made all it makes ahead in still moments); one attack in a fight;
+- the longest task of the page's main thread from start-up until the page has made all it makes
+  ahead (in that third start): what a tap landing in a still moment's step would wait for.
 
 ``--throttle 4`` slows Chromium's CPU four times (CDP ``Emulation.setCPUThrottlingRate``), as
 a mid-range tablet. Prints a Markdown table of medians and the slowest of each; timings depend
@@ -198,11 +200,28 @@ ALL_MADE_AHEAD_JS = """() => Bokeh.documents.some(doc => [...doc._all_models.val
   m => "still" in m.properties && "answered" in m.properties && m.more === false))"""
 
 
+#: The page's long tasks (50 ms or more of its main thread at once), from when the app is ready:
+#: what a tap landing in one waits for. Recorded from the page's start by an init script.
+LONG_TASKS_INIT_JS = """
+window.kostkaLongTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.kostkaLongTasks.push([e.startTime, e.duration]);
+}).observe({type: "longtask", buffered: true});
+"""
+LONGEST_TASK_SINCE_READY_JS = """() => {
+  const ready = performance.getEntriesByName("kostka-interactive")[0]?.startTime ?? 0;
+  return Math.max(0, ...window.kostkaLongTasks.filter(([t]) => t > ready).map(([, d]) => d));
+}"""
+
+
 def measure_made_ahead(page, results: dict[str, list[dict]]) -> None:
     """The fight opened as soon as Fate & Doom is shown, once the page, left still on The One Ring,
-    has made ahead all it makes (the other screens and the fight, out of the page)."""
+    has made ahead all it makes (the other screens and the fight, drawn hidden); and the longest
+    task of the page's main thread meanwhile, which a tap landing in it would wait for."""
     page.get_by_role("button", name="Roll Awareness", exact=True).wait_for()
     page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=120_000)
+    page.wait_for_timeout(500)  # the last step drawn
+    results["longest task while still"].append({"result": page.evaluate(LONGEST_TASK_SINCE_READY_JS)})
     timed(page, FATE, {"testid": "p-success"})
     page.wait_for_timeout(300)
     results["open fight (at once, made ahead)"].append(timed(page, FIGHT, {"testid": "encounter-status"}))
@@ -252,6 +271,7 @@ def returning_player(browser, url: str, throttle: float, stored: str | None = No
             + json.dumps(stored)
             + ")"
         )
+    context.add_init_script(LONG_TASKS_INIT_JS)
     page = context.new_page()
     page.goto(url)
     bench_site.wait_ready(page)
@@ -290,6 +310,7 @@ def main() -> int:
         "open fight (at once)",
         "open fight (at once, made ahead)",
         "fight attack",
+        "longest task while still",
     )
     results: dict[str, list[dict]] = {k: [] for k in keys}
     heroes = stored_heroes()
@@ -327,6 +348,7 @@ def main() -> int:
         "open fight (at once)": "300 ms",
         "open fight (at once, made ahead)": "300 ms",
         "fight attack": "150 ms",
+        "longest task while still": "—",
     }
     print("| measure | median | slowest | n | goal | this script's own time (median) |")
     print("|:--|--:|--:|--:|--:|--:|")

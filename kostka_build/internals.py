@@ -111,12 +111,6 @@ OBJECT_NAMES = [
     # webapp/views/shell.py (quiet_location): the watcher that parses the address for synced parameters
     ("panel.io.location.Location", "_update_synced"),
     ("panel.io.location.Location()", "_synced"),
-    # webapp/views/common.py (make_models_ahead, forget_models_ahead): a component's models by the
-    # page's root, and how Panel makes them; a layout takes a child's model recorded there for its
-    # root instead of making a new one
-    ("panel.Column()", "_models"),
-    ("panel.Column()", "_get_model"),
-    ("panel.Column()", "_cleanup"),  # forget_models_ahead: forgets a component's models for a root
     # webapp/views/common.py (ScreenPlace, ScreenPlaces): a list of components drawn as a Bokeh Pane,
     # whose update makes its objects' models as a layout does, and a layout's sizes from its parts
     ("panel.Column()", "_bokeh_model"),

@@ -491,10 +491,34 @@ ALL_MADE_AHEAD_JS = """() => Bokeh.documents.some(doc => [...doc._all_models.val
   m => "still" in m.properties && "answered" in m.properties && m.more === false))"""
 
 
+def test_a_still_page_draws_the_other_screens_hidden_and_a_first_switch_shows_them_as_drawn(
+    tablet: Page, site_url: str
+):
+    """Left still, the page draws the other systems' screens and the fight, hidden (out of sight and
+    out of reach); a first switch to GURPS, then Fate & Doom's fight, shows those very elements."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)
+    skill, status = page.get_by_test_id("effective-skill"), page.get_by_test_id("encounter-status")
+    for drawn in (skill, status):
+        expect(drawn).to_be_attached()
+        expect(drawn).to_be_hidden()
+    expect(page.get_by_role("button", name="Add the Wolf", exact=True)).to_have_count(0)  # not reachable
+    skill.evaluate("el => { el.dataset.kept = 'gurps'; }")
+    status.evaluate("el => { el.dataset.kept = 'fight'; }")
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.locator("[data-kept=gurps]")).to_be_visible()  # the same element, not one drawn anew
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    page.get_by_role("button", name="Fight", exact=True).click()
+    expect(page.locator("[data-kept=fight]")).to_be_visible()
+    expect(page.get_by_role("button", name="Add the Wolf", exact=True)).to_be_visible()
+    expect(page.locator("[data-kept=gurps]")).to_be_hidden()
+
+
 def test_screens_made_ahead_before_a_switch_of_language_show_in_the_new_language(tablet: Page, site_url: str):
-    """Still moments make the other systems' screens (their models too, out of the page); a switch
-    of language forgets those models and later moments make them again: a first switch to a
-    screen shows it in the language chosen, whatever was made before."""
+    """Still moments make the other systems' screens and draw them, hidden; a switch of language
+    re-words them where they are (and forgets models made out of the page, which later moments
+    make again): a first switch to a screen shows it in the language chosen."""
     page = tablet
     start(page, site_url + "?lang=en")
     page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)
@@ -511,9 +535,9 @@ def test_screens_made_ahead_before_a_switch_of_language_show_in_the_new_language
 
 
 def test_the_fight_made_ahead_on_another_screen_opens_at_once_and_plays(tablet: Page, site_url: str):
-    """The fight's models, made in still moments while The One Ring was shown, join the page when
-    *Fight* is tapped as soon as Fate & Doom is shown: its hero and monster take their places and
-    the duel's odds are worked out, as on a fight screen made then."""
+    """The fight, drawn hidden in still moments while The One Ring was shown, is shown when *Fight*
+    is tapped as soon as Fate & Doom is shown: its hero and monster take their places and the
+    duel's odds are worked out, as on a fight screen made then."""
     page = tablet
     start(page, site_url + "?lang=en")
     page.wait_for_function(ALL_MADE_AHEAD_JS, timeout=60_000)

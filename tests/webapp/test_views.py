@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from html import escape
 from typing import Any
 
 import panel as pn
 import pytest
-from bokeh.core.serialization import Serializer
 from bokeh.document import Document
 from bokeh.models import LayoutDOM, Pane
 from drawn_fields import number_fields
@@ -573,9 +571,9 @@ def test_a_screen_the_player_has_not_seen_is_replaced_not_kept():
     assert len(app.screen.objects) == 2
 
 
-def test_the_fight_opened_at_once_takes_the_models_made_ahead_while_another_system_was_shown():
-    """Fate & Doom shown and *Fight* tapped at once, before any still moment there: the fight's
-    models made in still moments on another system's screen join the page."""
+def test_the_fight_opened_at_once_shows_the_screen_drawn_ahead_while_another_system_was_shown():
+    """Fate & Doom shown and *Fight* tapped at once, before any still moment there: the fight drawn
+    hidden in still moments on another system's screen is only shown, nothing is made."""
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
@@ -588,21 +586,22 @@ def test_the_fight_opened_at_once_takes_the_models_made_ahead_while_another_syst
             moment += 1
             app.still.still = moment
         fate = app.view_of("fate")
-        made = fate._made_ahead["fight"]
-        assert not app.still.more
-        (fight_model, _), *_ = made._models.values()
+        made = fate.fight_place
+        assert made is not None and not made.visible and not app.still.more
+        drawn = {model.id for model in doc.models}
         app.state.system = "fate"
         fate.switch.value = "fight"
-        assert fate.fight_place is made and made.visible
-        assert doc.get_model_by_id(fight_model.id) is fight_model  # the very models made ahead
+        assert fate.fight_place is made and made.visible and not fate.check_place.visible
+    assert {model.id for model in doc.models} == drawn  # nothing made, nothing dropped
 
 
-def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none():
+def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_them_hidden():
     """Each still moment (``StillPage``: the player's hands still for a moment) makes one thing:
     Fate & Doom's hidden fight screen while its check is shown, else for the next system in the
-    switch, the Python objects of its screen, then its models; else the fight screen's objects.
-    None of them joins the document until shown, and a first switch then takes the models made
-    ahead. Before start-up is over nothing is made; once all is made the page stops asking."""
+    switch, the Python objects of its screen, then the screen drawn in the page, hidden; then the
+    fight screen's objects, then the fight drawn in Fate & Doom's hidden screen, hidden too. A first
+    switch then only shows a screen, in the language chosen since. Before start-up is over nothing
+    is made; once all is made the page stops asking."""
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
@@ -614,42 +613,30 @@ def test_a_still_page_makes_the_other_screens_one_step_at_a_time_and_draws_none(
         app.store.param.update(values={}, loaded=True)
         models = len(doc.models)
         app.still.still = 2
-        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2 and not app._made_ahead
+        assert set(app._views) == {"one-ring", "gurps"} and app.still.answered == 2
         assert list(app._screens) == ["one-ring"] and len(doc.models) == models  # nothing drawn
-        app.still.still = 3  # GURPS's screen's models, for this page, not in it
-        assert list(app._made_ahead) == ["gurps"] and len(doc.models) == models
+        app.still.still = 3  # then GURPS's screen in the page, hidden
+        assert list(app._screens) == ["one-ring", "gurps"] and len(doc.models) > models
+        assert not app._screens["gurps"].visible and app._screens["one-ring"].visible
         app.still.still = 4
         fate = app.view_of("fate")
         assert set(app._views) == {"one-ring", "gurps", "fate"} and fate._fight is None
         app.still.still = 5
-        assert list(app._made_ahead) == ["gurps", "fate"] and len(doc.models) == models
-        app.still.still = 6  # the fight's objects, while the skill check is not shown
-        assert fate._fight is not None and fate.fight_place is None and len(doc.models) == models
-        app.still.still = 7  # then its models, out of the page
-        assert "fight" in fate._made_ahead and fate.fight_place is None and len(doc.models) == models
-        assert app.still.more
+        assert list(app._screens) == ["one-ring", "gurps", "fate"] and not app._screens["fate"].visible
+        app.still.still = 6  # the fight's objects
+        assert fate._fight is not None and fate.fight_place is None and app.still.more
+        app.still.still = 7  # then the fight in Fate & Doom's hidden screen, hidden itself
+        assert fate.fight_place is not None and not fate.fight_place.visible and fate.check_place.visible
         app.still.still = 8
         assert not app.still.more  # all made: the page stops asking
-        assert list(app._screens) == ["one-ring"] and len(doc.models) == models
-        app.lang.value = "cs"  # another language: the models made ahead are forgotten, made again later
-        assert not app._made_ahead and app.still.more and not any(app._views["gurps"].__panel__()._models)
-        assert not fate._made_ahead and not any(fate.fight_view.__panel__()._models)
-        app.state.system = "fate"
-        assert list(app._screens) == ["one-ring", "fate"]
-        app.still.still = 9
-        assert fate.fight_place is not None and not fate.fight_place.visible  # the fight, in the page, hidden
-        app.still.still = 10  # GURPS's screen's models again, in Czech
-        assert list(app._made_ahead) == ["gurps"] and len(doc.models) > models
-        (gurps_model, _), *_ = app._made_ahead["gurps"]._models.values()  # Panel's models of it, for this page
-        app.still.still = 11
-        assert not app.still.more
-        assert set(app._views) == {"one-ring", "gurps", "fate"}
-        app.state.system = "gurps"  # the models made ahead join the page
-        assert list(app._screens) == ["one-ring", "fate", "gurps"] and not app._made_ahead
-        assert app.view_of("gurps").__panel__() in app.screen.objects[2].parts
-        assert doc.get_model_by_id(gurps_model.id) is gurps_model  # the very models made ahead
-        shown = json.dumps(Serializer().serialize(gurps_model).content, ensure_ascii=False, default=str)
-        assert "Efektivní dovednost" in shown and "Effective skill" not in shown
+        drawn = {model.id for model in doc.models}
+        app.lang.value = "cs"  # another language: the screens drawn hidden speak it too
+        app.state.system = "gurps"  # a first switch only shows the screen
+        assert app._screens["gurps"].visible and not app._screens["one-ring"].visible
+    assert app.view_of("gurps").__panel__() in app.screen.objects[1].parts
+    assert drawn <= {model.id for model in doc.models}  # the very models drawn ahead
+    texts = [str(getattr(m, "text", "")) for m in doc.models]
+    assert any("Efektivní dovednost" in t for t in texts) and not any("Effective skill" in t for t in texts)
 
 
 def test_each_screen_is_laid_out_on_its_own_in_the_page():

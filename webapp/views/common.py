@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from html import escape
 from pathlib import Path
@@ -31,7 +31,6 @@ __all__ = [
     "Binder",
     "ChartFold",
     "Fold",
-    "MadeAhead",
     "ScreenPlace",
     "ScreenPlaces",
     "NumberInput",
@@ -64,19 +63,6 @@ def models_frozen(doc: Any) -> AbstractContextManager:
     return doc.models.freeze() if doc is not None else nullcontext()
 
 
-def _in_this_page(part: pn.viewable.Viewable) -> Iterator[tuple[Any, Any]]:
-    """``part``'s models for the page shown now, with that page's root: Panel's own record of a
-    component's models, by the page's root, is (model, its parent model); a model may be out of the
-    page (made ahead) while its root is in it."""
-    doc = pn.state.curdoc
-    if doc is None:
-        return
-    for root_id, (model, _) in list(part._models.items()):
-        root = doc.get_model_by_id(root_id)
-        if root is not None:
-            yield root, model
-
-
 #: Whether each change goes to the page as it is made: so in the browser's worker (Panel's
 #: ``_link_docs_worker``); a Panel server's session may send a callback's changes together.
 SENT_AS_MADE = sys.platform == "emscripten"
@@ -102,62 +88,6 @@ def after_this_change(step: Callable[[], None]) -> None:
             step()
 
     loop.call_soon(in_doc)
-
-
-def make_models_ahead(layout: pn.layout.ListPanel, part: pn.viewable.Viewable) -> bool:
-    """Make the Bokeh models ``part`` will have once it joins ``layout``'s objects in the page shown
-    now, without putting them in the page: nothing is sent to the browser, and Panel takes these
-    models when ``part`` joins (only sending them is left then). Changes to ``part`` meanwhile
-    (words of another language) reach these models in Python alone. Whether there was such a
-    page (``layout`` drawn, or made ahead, for the current document)."""
-    for root, model in _in_this_page(layout):
-        part._get_model(pn.state.curdoc, root, model, None)
-        return True
-    return False
-
-
-def forget_models_ahead(part: pn.viewable.Viewable) -> None:
-    """Forget the models :func:`make_models_ahead` made for ``part``: it gets new ones when it joins
-    the page. (Models out of the page cost more to change than to make again: Panel gives each
-    changed one its stylesheets anew, as it has no page to keep them for.)"""
-    for root, _ in _in_this_page(part):
-        part._cleanup(root)
-
-
-class MadeAhead(Mapping[str, pn.layout.ListPanel]):
-    """Parts of screens not shown yet whose models were made ahead, out of the page
-    (:func:`make_models_ahead`), by key, in the order made: taken when their screen is placed,
-    forgotten all at once."""
-
-    def __init__(self) -> None:
-        self._parts: dict[str, pn.layout.ListPanel] = {}
-
-    def __getitem__(self, key: str) -> pn.layout.ListPanel:
-        return self._parts[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._parts)
-
-    def __len__(self) -> int:
-        return len(self._parts)
-
-    def make(self, key: str, layout: pn.layout.ListPanel, part: pn.layout.ListPanel) -> bool:
-        """Make ``part``'s models for ``layout``'s page and keep it under ``key``; whether made."""
-        if not make_models_ahead(layout, part):
-            return False
-        self._parts[key] = part
-        return True
-
-    def take(self, key: str) -> pn.layout.ListPanel | None:
-        """The part kept under ``key``, if any, no longer kept."""
-        return self._parts.pop(key, None)
-
-    def forget(self) -> bool:
-        """Forget every part's models (:func:`forget_models_ahead`); whether there were any."""
-        parts, self._parts = self._parts, {}
-        for part in parts.values():
-            forget_models_ahead(part)
-        return bool(parts)
 
 
 class ScreenPlace(pn.layout.ListPanel):

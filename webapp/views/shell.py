@@ -42,7 +42,6 @@ from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
 from .common import (
     Binder,
-    MadeAhead,
     ScreenPlace,
     ScreenPlaces,
     after_this_change,
@@ -108,7 +107,6 @@ class FateScreens(pn.viewable.Viewer):
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
         self.check_place = ScreenPlace(self.check_view, self.share_slot)
         self.fight_place: pn.layout.ListPanel | None = None  # made when the fight is first opened
-        self._made_ahead = MadeAhead()  # the fight's models made ahead, out of the page
         self.body = ScreenPlaces(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
@@ -140,31 +138,25 @@ class FateScreens(pn.viewable.Viewer):
     def _place_fight(self, shown: bool) -> None:
         """Put the fight screen in the page beside the skill check, shown or hidden (with its
         models, if made ahead)."""
-        place = self._made_ahead.take("fight")
-        if place is None:
-            if shown:  # made on the tap: its first screen goes to the page first
-                self.fight_view.hold_back()
-                after_this_change(self.fight_view.complete)
-            place = self._new_fight_place()
+        if shown:  # made on the tap: its first screen goes to the page first
+            self.fight_view.hold_back()
+            after_this_change(self.fight_view.complete)
+        place = self._new_fight_place()
         place.visible = shown
         self.fight_place = place
         self.body.objects = [self.check_place, place]
 
-    def prepare_objects(self) -> bool:
-        """Make, one at a time, the fight screen's Python objects, then its models (for this page,
-        out of it: :func:`~webapp.views.common.make_models_ahead`), while another screen is shown:
-        opening the fight then only sends them. Whether anything was made."""
+    def prepare_objects(self, in_the_page: bool = False) -> bool:
+        """Make, one step at a time while another screen is shown, the fight screen's Python objects,
+        then, once Fate & Doom's screen is in the page (``in_the_page``, hidden), draw the fight in
+        it, hidden: opening the fight then only shows it. Whether anything was made."""
         if self._fight is None:
             self.fight_view  # noqa: B018 (made on first use)
             return True
-        if self.fight_place is None and "fight" not in self._made_ahead:
-            return self._made_ahead.make("fight", self.body, self._new_fight_place())
-        return False
-
-    def forget_models_ahead(self) -> bool:
-        """Forget the fight's models made ahead (see :meth:`KostkaApp._forget_made_ahead`); whether
-        there were any."""
-        return self._made_ahead.forget()
+        if self.fight_place is not None or not in_the_page:
+            return False
+        self._place_fight(shown=False)
+        return True
 
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
@@ -231,10 +223,6 @@ class KostkaApp(pn.viewable.Viewer):
         super().__init__(**params)
         self.state = AppState()
         self.tr = Translator()
-        #: Screens not shown yet whose models were made in a still moment (see _prepare_step). A
-        #: switch of language forgets them before re-wording the screens (watched before the Binder).
-        self._made_ahead = MadeAhead()
-        self.tr.param.watch(self._forget_made_ahead, "lang")
         self.binder = Binder(self.tr)
         #: What the address said and what this page has done with it, so nothing is done twice: the
         #: query as last applied, the search this page last wrote (its own rewrite is not applied
@@ -543,9 +531,10 @@ class KostkaApp(pn.viewable.Viewer):
     def _new_place(self, system: str) -> ScreenPlace:
         return ScreenPlace(*self.view_with_share(system))
 
-    def _place(self, system: str) -> None:
-        """Put ``system``'s screen in the page (with its models, if made ahead in a still moment)."""
-        place = self._made_ahead.take(system) or self._new_place(system)
+    def _place(self, system: str, shown: bool = True) -> None:
+        """Put ``system``'s screen in the page, shown or hidden."""
+        place = self._new_place(system)
+        place.visible = shown
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored
         # data is read): the screen of the address or storage replaces it.
@@ -564,15 +553,15 @@ class KostkaApp(pn.viewable.Viewer):
         1. What the screen shown may open: Fate & Doom's fight, hidden in the page
            (:meth:`FateScreens.prepare`).
         2. For each other system, the next in the system switch first: its screen's Python
-           objects, then their models, for this page but not in it
-           (:func:`~webapp.views.common.make_models_ahead`): a first switch to it then only
-           sends them.
-        3. The Python objects of a part of a screen, then its models, out of the page (the
-           fight's, while Fate & Doom's skill check is not shown: :meth:`FateScreens.prepare_objects`).
+           objects, then the screen drawn in the page, hidden. A first switch to it then only shows
+           it, as a switch back does.
+        3. The same two steps for the fight, while Fate & Doom's skill check is not shown
+           (:meth:`FateScreens.prepare_objects`), drawn in Fate & Doom's hidden screen.
 
-        None of these steps puts anything in the page: the browser draws nothing. (Other systems'
-        screens are not put in the page hidden: the browser would draw each, a step of over a second
-        a tap landing in it waits for, and a switch of language would re-word them all in the page.)
+        A tap landing in a step waits for it: the worker making a screen's models, then the page
+        building its views (a hidden screen is laid out when first shown, on its own:
+        :class:`~webapp.views.common.ScreenPlace`). ``benchmarks/bench_table.py`` measures the
+        page's longest task meanwhile.
         """
         if getattr(self.view_of(system), "prepare", lambda: False)():
             return True
@@ -582,20 +571,13 @@ class KostkaApp(pn.viewable.Viewer):
             if other not in self._views:
                 self.view_of(other)
                 return True
-            if (
-                other not in self._screens
-                and other not in self._made_ahead
-                and self._made_ahead.make(other, self.screen, self._new_place(other))
-            ):
+            if other not in self._screens:
+                self._place(other, shown=False)
                 return True
-        return any(getattr(view, "prepare_objects", lambda: False)() for view in self._views.values())
-
-    def _forget_made_ahead(self, *_: Any) -> None:
-        """Forget the models made ahead (see :func:`~webapp.views.common.forget_models_ahead`):
-        re-worded out of the page, they cost more than making them again in later still moments."""
-        forgot = [getattr(view, "forget_models_ahead", lambda: False)() for view in self._views.values()]
-        if self._made_ahead.forget() or any(forgot):
-            self.still.wake()
+        return any(
+            getattr(view, "prepare_objects", lambda **_: False)(in_the_page=other in self._screens)
+            for other, view in self._views.items()
+        )
 
     def _character_options(self) -> None:
         names = self.roster.names()
