@@ -31,18 +31,21 @@ WORDS = {
         "rolls": ("Roll Awareness", "Roll Will", None),
         "roll": "Roll Skill with the chosen options",
         "fight": "Fight",
+        "step": ("Name", "Character", "Wolf", "Start the fight", "Attack", "Hit|Parried"),
     },
     "ru": {
         "systems": ("Единое Кольцо", "GURPS", "Судьба и Рок"),
         "rolls": ("Бросок: Внимательность", "Бросок: Воля", None),
         "roll": "Бросок: Навык с выбранными настройками",
         "fight": "Бой",
+        "step": ("Имя", "Персонаж", "Волк", "Начать бой", "Атаковать", "Попадание|Отражено"),
     },
     "cs": {
         "systems": ("Jeden prsten", "GURPS", "Osud a Zkáza"),
         "rolls": ("Hod: Ostražitost", "Hod: Vůle", None),
         "roll": "Hod: Dovednost se zvolenými možnostmi",
         "fight": "Boj",
+        "step": ("Jméno", "Postava", "Vlk", "Začít boj", "Zaútočit", "Zásah|Odraženo"),
     },
 }
 
@@ -107,19 +110,19 @@ def test_a_one_tap_roll_shows_its_outcome_on_screen_in_every_system(browser: Bro
                 expect(button).to_be_visible()
             roll_and_look(page, button, f"{system} @ {size}")
             problems += layout_problems(page, size)
-        if lang == "en":  # a fight step: the hero against the Wolf, one attack
-            page.get_by_label("Name", exact=True).filter(visible=True).first.fill("Ada")
-            expect(page.get_by_label("Character", exact=True).locator("option")).to_have_text(["Ada"])
-            page.get_by_role("button", name="Fight", exact=True).click()
-            for name, where in (("Ada", "heroes-1-attacking"), ("Wolf", "monsters-1-attacking")):
-                page.locator(".bench-heroes button, .bench-monsters button").filter(
-                    has_text=re.compile(f"^{name}$")
-                ).click()
-                page.locator(f".place-{where} button").click()
-                expect(page.locator(f".place-{where} button")).to_have_text(name)
-            page.get_by_role("button", name="Start the fight").click()
-            roll_and_look(page, page.get_by_role("button", name="Attack", exact=True), f"fight @ {size}")
-            expect(status(page)).to_contain_text(re.compile("Hit|Parried"))
+        # a fight step: the hero against the Wolf, one attack
+        name, character, wolf, begin, attack, outcome = words["step"]
+        page.get_by_label(name, exact=True).filter(visible=True).first.fill("Ada")
+        expect(page.get_by_label(character, exact=True).locator("option")).to_have_text(["Ada"])
+        page.get_by_role("button", name=words["fight"], exact=True).click()
+        for who, where in (("Ada", "heroes-1-attacking"), (wolf, "monsters-1-attacking")):
+            page.locator(".bench-heroes button, .bench-monsters button").filter(has_text=re.compile(f"^{who}$")).click()
+            page.locator(f".place-{where} button").click()
+            expect(page.locator(f".place-{where} button")).to_have_text(who)
+        page.get_by_role("button", name=begin).click()
+        roll_and_look(page, page.get_by_role("button", name=attack, exact=True), f"fight @ {size}")
+        expect(status(page)).to_contain_text(re.compile(outcome))
+        problems += layout_problems(page, size)
         assert not problems, "\n".join(problems)
     finally:
         context.close()

@@ -358,3 +358,21 @@ def test_outside_the_worker_the_fight_screen_is_whole_at_once(app):
 
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(asyncio.run, tap_fight()).result() == screens.fight_view._cards
+
+
+def test_showing_fate_and_doom_makes_the_fights_objects_on_the_next_turn_and_draws_nothing(app, monkeypatch):
+    """In the browser's worker, once Fate & Doom's screen is shown (that change gone to the page),
+    the fight's Python objects are made on the event loop's next turn, and nothing of it is put in
+    the page: *Fight* tapped at once then only makes and sends its models."""
+    import asyncio
+
+    async def show_fate():
+        app.state.system = "fate"
+        screens = app.view_of("fate")
+        made_with_the_switch = screens._fight is not None
+        await asyncio.sleep(0)
+        return screens, made_with_the_switch
+
+    screens, made_with_the_switch = in_the_worker(monkeypatch, show_fate)
+    assert not made_with_the_switch and screens._fight is not None
+    assert screens.fight_place is None and screens.body.objects == [screens.check_place]

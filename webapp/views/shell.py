@@ -124,6 +124,13 @@ class FateScreens(pn.viewable.Viewer):
             raise AttributeError(name)
         return getattr(check, name)
 
+    def shown(self) -> None:
+        """The screen is shown: the fight's Python objects are made on the worker's next turn, once
+        the switch has gone to the page (Python alone, nothing drawn), so that *Fight* tapped at once
+        only makes and sends the fight's models."""
+        if self._fight is None:
+            after_this_change(lambda: self.fight_view)
+
     def prepare(self) -> bool:
         """Make the fight screen, hidden, before it is asked for (the app calls this once the page has
         been still for a moment): opening it then only shows it. Whether anything was made."""
@@ -524,6 +531,7 @@ class KostkaApp(pn.viewable.Viewer):
             self._place(system)
         for shown, place in self._screens.items():
             place.visible = shown == system
+        getattr(self._views.get(system), "shown", lambda: None)()
         self._character_options()
         self._update_url()
         self.still.wake()
