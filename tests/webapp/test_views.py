@@ -515,15 +515,22 @@ def test_each_screens_big_roll_button_names_what_it_rolls_in_each_language(app):
     assert fate.roll_button.label == "Hod: Dovednost"
 
 
+def started_app(doc: Document) -> KostkaApp:
+    """An app drawn in ``doc`` whose start-up is over (the page drawn, the stored data read): what
+    is shown from then on stays in the page. Call inside ``set_curdoc(doc)``."""
+    app = KostkaApp()
+    doc.add_root(app.__panel__().get_root(doc))
+    app.page_ready()
+    app.store.param.update(values={}, loaded=True)
+    return app
+
+
 def test_a_screen_shown_before_stays_in_the_page_and_coming_back_to_it_draws_nothing():
     """A switch back to a system only shows what was drawn and hid: no model is made again, and the
     screen left is hidden, not taken out of the page."""
     doc = Document()
     with set_curdoc(doc):
-        app = KostkaApp()
-        doc.add_root(app.__panel__().get_root(doc))
-        app.page_ready()
-        app.store.param.update(values={}, loaded=True)  # started: what is shown from now on stays in the page
+        app = started_app(doc)
         for system in ("gurps", "fate", "one-ring"):
             app.state.system = system
     drawn = {model.id for model in doc.models}
@@ -576,10 +583,7 @@ def test_the_fight_opened_at_once_shows_the_screen_drawn_ahead_while_another_sys
     hidden in still moments on another system's screen is only shown, nothing is made."""
     doc = Document()
     with set_curdoc(doc):
-        app = KostkaApp()
-        doc.add_root(app.__panel__().get_root(doc))
-        app.page_ready()
-        app.store.param.update(values={}, loaded=True)
+        app = started_app(doc)
         app.still.delay = 0
         moment = 0
         while app.still.more and moment < 20:
@@ -646,10 +650,7 @@ def test_each_screen_is_laid_out_on_its_own_in_the_page():
     screen's visibility and no sizes of its own."""
     doc = Document()
     with set_curdoc(doc):
-        app = KostkaApp()
-        doc.add_root(app.__panel__().get_root(doc))
-        app.page_ready()
-        app.store.param.update(values={}, loaded=True)
+        app = started_app(doc)
         for system in ("gurps", "fate", "one-ring"):
             app.state.system = system
         fate = app.view_of("fate")

@@ -6,7 +6,9 @@ changes coming in). Once both have been still for ``delay`` milliseconds, and Py
 the moment before, it sends the next moment as ``still``; the callback given to
 :meth:`StillPage.on_still` makes one step and Python answers with ``more``, whether anything is
 left to make. Each touch of the page, and each change drawn, waits the delay again: a step never
-starts while the player is busy, and a tap lands behind one step at most.
+starts while the player is busy, and a tap lands behind one step at most. Each step is timed in
+the page, from the moment sent until its answer is taken in (a ``kostka-still-step`` performance
+measure, which ``benchmarks/bench_table.py`` reads).
 """
 
 from __future__ import annotations
@@ -38,11 +40,19 @@ class StillPage(JSComponent):
     _esm = """
 export function render({ model, view }) {
   let timer = null;
+  let asked = null;  // the moment sent, and when: its step is timed until the answer is taken in
   const arm = () => {
     clearTimeout(timer);
     timer = null;
+    if (asked && model.answered >= asked.moment) {
+      performance.measure("kostka-still-step", {start: asked.at});
+      asked = null;
+    }
     if (!model.more || model.still !== model.answered) return;  // nothing to make, or a step on its way
-    timer = setTimeout(() => { model.still = model.answered + 1; }, model.delay);
+    timer = setTimeout(() => {
+      asked = {moment: model.answered + 1, at: performance.now()};
+      model.still = asked.moment;
+    }, model.delay);
   };
   for (const kind of ["pointerdown", "click", "keydown", "input", "focusin", "wheel", "scroll"]) {
     document.addEventListener(kind, arm, { capture: true, passive: true });
