@@ -348,6 +348,27 @@ def test_a_formation_is_one_line_under_its_heads_and_opens_without_the_prepared_
         context.close()
 
 
+def test_the_formations_buttons_add_and_remove_formations_and_take_a_creature_out(tablet: Page, site_url: str):
+    """The buttons under the formations (drawn by the board, named by what they do) add a line of
+    places, take the creature chosen back to its bench, and remove the last line."""
+    page = tablet
+    start(page, site_url + "?lang=en&sys=fate")
+    page.get_by_role("button", name="Fight", exact=True).click()
+    second = page.locator(".place-monsters-2-attacking button")
+    expect(second).to_have_count(0)
+    page.get_by_role("button", name="Add a monster formation", exact=True).click()
+    expect(second).to_be_visible()
+    page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
+    second.click()
+    expect(second).to_have_text("Wolf")
+    expect(page.locator(".bench-monsters button")).to_have_count(0)
+    second.click()  # the Wolf chosen where it stands…
+    page.get_by_role("button", name="Take out of the encounter", exact=True).click()
+    expect(page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$"))).to_be_visible()  # …back
+    page.get_by_role("button", name="Remove the last monster formation", exact=True).click()
+    expect(second).to_have_count(0)
+
+
 # ---- the game master's numbering of session rolls
 
 

@@ -68,6 +68,36 @@ def test_places_are_buttons_relabelled_by_taps(view):
     assert board.heads == ["Hero defending", "Hero attacking", "Monster attacking", "Monster defending"]
 
 
+def test_the_formations_buttons_are_drawn_by_the_board_in_the_language_and_act_when_tapped(app, view):
+    """The buttons under the formations are the board's own (no Bokeh button each): named in the
+    language shown; a tap adds or removes a formation or takes the chosen creature out, and is
+    answered; a key the board does not know changes nothing."""
+    board = view.board
+    labels = {a["key"]: a["label"] for a in board.actions}
+    assert labels == {
+        "add:heroes": "Add a hero formation",
+        "remove:heroes": "Remove the last hero formation",
+        "add:monsters": "Add a monster formation",
+        "remove:monsters": "Remove the last monster formation",
+        "take-out": "Take out of the encounter",
+    }
+    board.press("act:add:heroes")
+    assert len(board.lines) == 2 and board.ack == 1
+    board.press("bench:heroes:Ada")
+    board.press("place:heroes:1:attacking")
+    assert board.place("heroes", 1, "attacking")["name"] == "Ada"
+    board.press("place:heroes:1:attacking")  # Ada chosen where she stands…
+    board.press("act:take-out")  # …and taken out: back on the bench
+    assert board.waiting("heroes") == ["Ada"] and board.ack == 5
+    board.press("act:remove:heroes")
+    assert len(board.lines) == 1
+    board.press("act:nonsense")
+    assert len(board.lines) == 1 and board.ack == 7
+    app.tr.lang = "ru"
+    assert {a["key"]: a["label"] for a in board.actions}["add:monsters"] == "Добавить построение монстров"
+    assert all(isinstance(a["label"], str) and "<" not in a["label"] for a in board.actions)
+
+
 def test_a_tap_the_board_cannot_read_changes_nothing_and_is_answered(view):
     board = view.board
     before = (board.benches, board.lines)

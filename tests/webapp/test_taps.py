@@ -43,10 +43,19 @@ def test_the_board_reads_its_keys_as_parts_and_drops_the_rest():
     board = EncounterBoard()
     heard = []
     board.on_tap(heard.append)
-    for key in ("bench:heroes:Ada", "place:heroes:0:attacking", "bench:heroes", "place:x:0", "nonsense"):
+    keys = (
+        "bench:heroes:Ada",
+        "place:heroes:0:attacking",
+        "act:add:heroes",
+        "bench:heroes",
+        "place:x:0",
+        "act:",
+        "nonsense",
+    )
+    for key in keys:
         board.press(key)
-    assert heard == [["bench", "heroes", "Ada"], ["place", "heroes", "0", "attacking"]]
-    assert board.ack == 5
+    assert heard == [["bench", "heroes", "Ada"], ["place", "heroes", "0", "attacking"], ["act", "add:heroes"]]
+    assert board.ack == len(keys)
 
 
 def test_a_tap_on_an_action_under_the_roll_is_answered_by_the_panel():

@@ -29,10 +29,11 @@ class EncounterBoard(TapAnswered):
     who waits there (``selected``: the one tapped, or ``""``). ``heads`` are the four places' heads,
     in :data:`PLACES` order. ``lines`` are the formations, each four places in that order:
     ``{"name", "selected", "hidden"}`` (a hidden place keeps its room, so that the sides' lines stay
-    face to face). Texts are set as text, never as markup.
+    face to face). ``actions`` are the buttons under the formations, ``[{"key", "label"}]`` (adding
+    and removing formations, taking a creature out). Texts are set as text, never as markup.
 
-    A tap is sent as ``tap`` (``"<n>:bench:<side>:<name>"`` or ``"<n>:place:<side>:<k>:<pos>"``, the
-    board's n-th tap) and Python answers it in ``ack``. Taps are kept in order in the browser and sent
+    A tap is sent as ``tap`` (``"<n>:bench:<side>:<name>"``, ``"<n>:place:<side>:<k>:<pos>"`` or
+    ``"<n>:act:<key>"``, the board's n-th tap) and Python answers it in ``ack``. Taps are kept in order in the browser and sent
     one at a time, each once the one before is answered: a creature and then its place, tapped
     quickly, both count. The tapped button is pressed at once; a second tap on it before it is
     answered is dropped.
@@ -41,6 +42,7 @@ class EncounterBoard(TapAnswered):
     benches = param.List(default=[], doc="The benches (see the class)")
     heads = param.List(default=[], doc="The four places' heads")
     lines = param.List(default=[], doc="The formations' places (see the class)")
+    actions = param.List(default=[], doc="The buttons under the formations (see the class)")
 
     _esm = with_taps("""
 export function render({ model, el }) {
@@ -110,12 +112,18 @@ export function render({ model, el }) {
       places.splice(2, 0, text(`front:${k}`, "k-front", `\u2694 ${k + 1}`));
       parts.push(cell(`line:${k}`, "k-line", ...places));
     });
+    const actions = (model.actions || []).map(({ key, label }) => {
+      const b = button(`act:${key}`, label, false);
+      b.classList.add("k-act");
+      return b;
+    });
+    if (actions.length) parts.push(cell("actions", "k-actions", ...actions));
     const focused = el.getRootNode().activeElement;
     board.replaceChildren(...parts);
     kept = fresh;
     if (focused && focused.isConnected && el.getRootNode().activeElement !== focused) focused.focus();
   };
-  model.on(["benches", "heads", "lines"], draw);
+  model.on(["benches", "heads", "lines", "actions"], draw);
   draw();
 }
 """)
@@ -135,6 +143,9 @@ export function render({ model, el }) {
 .k-front { width: 60px; flex: 0 0 auto; text-align: center; font-weight: 700; }
 .k-place-head > div.k-front { width: 60px; }
 .k-hidden { visibility: hidden; }
+.k-actions { display: flex; flex-wrap: wrap; margin-top: 6px; }
+.k-btn.k-act { width: auto; min-width: 200px; max-width: calc(100% - 20px); min-height: 48px; height: auto;
+  margin: 5px 10px; padding: 6px 14px; white-space: normal; line-height: 1.2; font-size: 16px; }
 .k-place .k-btn, .k-seat .k-btn { padding: 0 6px; }
 @media (max-width: 600px) {
   .k-bench-label { width: 100%; }
@@ -149,7 +160,8 @@ export function render({ model, el }) {
     ]
 
     def on_tap(self, callback: Callable[[list[str]], Any]) -> None:
-        """Call ``callback(parts)`` on each tap: ``["bench", side, name]`` or ``["place", side, k, pos]``."""
+        """Call ``callback(parts)`` on each tap: ``["bench", side, name]``, ``["place", side, k, pos]``
+        or ``["act", key]``."""
         super().on_tap(callback)
 
     def waiting(self, side: str) -> list[str]:
@@ -161,7 +173,10 @@ export function render({ model, el }) {
         return self.lines[k][PLACES.index((side, pos))]
 
     def _read(self, key: str) -> list[str] | None:
-        """A tap's key (``"bench:heroes:Ada"``, ``"place:heroes:0:attacking"``) as its parts."""
+        """A tap's key (``"bench:heroes:Ada"``, ``"place:heroes:0:attacking"``, ``"act:add:heroes"``)
+        as its parts."""
         kind, _, rest = key.partition(":")
+        if kind == "act":
+            return [kind, rest] if rest else None
         parts = [kind, *rest.split(":", 2 if kind == "place" else 1)]
         return parts if kind in ("bench", "place") and len(parts) == (4 if kind == "place" else 3) else None

@@ -253,14 +253,13 @@ class FightView(pn.viewable.Viewer):
     # -- encounter ---------------------------------------------------------------------------------------------
     def _encounter_card(self) -> pn.viewable.Viewable:
         tr, desk, plan = self.tr, self.desk, self.desk.plan
-        title = html_pane("")
-        help_ = html_pane("")
-        self.binder.on_lang(lambda: setattr(title, "object", _title(tr(N_("Encounter")))))
+        title = html_pane("")  # the card's title and how to fill it in, one pane
         self.binder.on_lang(
             lambda: setattr(
-                help_,
+                title,
                 "object",
-                '<div class="note">'
+                _title(tr(N_("Encounter")))
+                + '<div class="note">'
                 + escape(
                     tr(
                         N_(
@@ -282,19 +281,19 @@ class FightView(pn.viewable.Viewer):
         self.board = EncounterBoard(sizing_mode="stretch_width", margin=(0, 5))
         self.board.on_tap(self._board_tapped)
         self.unnamed_note = html_pane("")
-        buttons = []
-        for side, add_label, remove_label in (
-            ("heroes", N_("Add a hero formation"), N_("Remove the last hero formation")),
-            ("monsters", N_("Add a monster formation"), N_("Remove the last monster formation")),
-        ):
-            add = self._button(add_label, width=230)
-            add.on_click(self._act(lambda s=side: plan.add_formation(s), message))
-            remove = self._button(remove_label, width=270)
-            remove.on_click(self._act(lambda s=side: plan.remove_formation(s), message))
-            buttons += [add, remove]
-        take_out = self._button(N_("Take out of the encounter"), width=250)
-        take_out.on_click(self._act(plan.take_out_selected, message))
-        buttons.append(take_out)
+        # the formations' buttons, drawn by the board: what each does, by the key its tap sends
+        self._board_actions = {
+            "add:heroes": (N_("Add a hero formation"), lambda: plan.add_formation("heroes")),
+            "remove:heroes": (N_("Remove the last hero formation"), lambda: plan.remove_formation("heroes")),
+            "add:monsters": (N_("Add a monster formation"), lambda: plan.add_formation("monsters")),
+            "remove:monsters": (N_("Remove the last monster formation"), lambda: plan.remove_formation("monsters")),
+            "take-out": (N_("Take out of the encounter"), plan.take_out_selected),
+        }
+        self.binder.on_lang(
+            lambda: setattr(
+                self.board, "actions", [{"key": k, "label": tr(label)} for k, (label, _) in self._board_actions.items()]
+            )
+        )
         self.encounter_status = pane("")
         for obj, names in (
             (plan, ["heroes", "monsters", "selected"]),
@@ -317,10 +316,8 @@ class FightView(pn.viewable.Viewer):
         )
         return pn.Column(
             title,
-            help_,
             self.board,
             self.unnamed_note,
-            pn.FlexBox(*buttons, flex_wrap="wrap"),
             message,
             self.encounter_status,
             self.rules_fold,
@@ -397,8 +394,14 @@ class FightView(pn.viewable.Viewer):
         self.halving_readout.object = f'<div class="note" data-testid="halving-effect">{text}</div>'
 
     def _board_tapped(self, parts: list[str]) -> None:
-        """A tap on the board: a creature on its bench, or a formation's place. A tap on what is no
-        longer there (the board changed on its way) changes nothing."""
+        """A tap on the board: a creature on its bench, a formation's place, or one of the buttons
+        under the formations. A tap on what is no longer there (the board changed on its way)
+        changes nothing."""
+        if parts[0] == "act":
+            action = self._board_actions.get(parts[1])
+            if action is not None:
+                self._act(action[1], self.plan_message)()
+            return
         plan, side = self.desk.plan, parts[1]
         if side not in ("heroes", "monsters"):
             return
