@@ -106,7 +106,7 @@ class FateScreens(pn.viewable.Viewer):
         self._fight: FightView | None = None
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)  # the skill check's share panel
         self.check_place = ScreenPlace(self.check_view, self.share_slot)
-        self.fight_place: pn.layout.ListPanel | None = None  # made when the fight is first opened
+        self.fight_place: ScreenPlace | None = None  # made when the fight is first opened
         self.body = ScreenPlaces(self.check_place, sizing_mode="stretch_width")
         self.switch.param.watch(self._switched, "value")
         self._layout = pn.Column(self.switch, self.body, sizing_mode="stretch_width")
@@ -143,8 +143,7 @@ class FateScreens(pn.viewable.Viewer):
         return ScreenPlace(self.fight_view, visible=False)
 
     def _place_fight(self, shown: bool) -> None:
-        """Put the fight screen in the page beside the skill check, shown or hidden (with its
-        models, if made ahead)."""
+        """Put the fight screen in the page beside the skill check, shown or hidden."""
         if shown:  # made on the tap: its first screen goes to the page first
             self.fight_view.hold_back()
             after_this_change(self.fight_view.complete)
@@ -413,7 +412,7 @@ class KostkaApp(pn.viewable.Viewer):
         """The place of the system's screen (each screen is built the first time it is shown)."""
         self.screen = ScreenPlaces(sizing_mode="stretch_width")
         #: Each system's place in the screen, made when the system is first shown (see _system_changed).
-        self._screens: dict[str, pn.layout.ListPanel] = {}
+        self._screens: dict[str, ScreenPlace] = {}
         self.state.param.watch(self._system_changed, "system")
 
     def _build_log(self) -> pn.viewable.Viewable:
@@ -524,8 +523,9 @@ class KostkaApp(pn.viewable.Viewer):
         return [view]
 
     def _system_changed(self, *_: Any) -> None:
-        """Show the screen of the system chosen. A screen the player has seen stays in the page,
-        hidden while another is shown, so that coming back to it sends nothing but its visibility."""
+        """Show the screen of the system chosen. A screen once drawn stays in the page, hidden while
+        another is shown, so that coming back to it sends nothing but its visibility; the screen
+        shown may make what it opens next in Python (its ``shown()``: Fate & Doom's fight)."""
         system = self.state.system
         if system not in self._screens:
             self._place(system)
