@@ -33,9 +33,9 @@ class EncounterBoard(TapAnswered):
     and removing formations, taking a creature out). Texts are set as text, never as markup.
 
     A tap is sent as ``tap`` (``"<n>:bench:<side>:<name>"``, ``"<n>:place:<side>:<k>:<pos>"`` or
-    ``"<n>:act:<key>"``, the board's n-th tap) and Python answers it in ``ack``. Taps are kept in order in the browser and sent
-    one at a time, each once the one before is answered: a creature and then its place, tapped
-    quickly, both count. The tapped button is pressed at once; a second tap on it before it is
+    ``"<n>:act:<key>"``, the board's n-th tap) and Python answers it in ``ack``. Taps are kept in
+    order in the browser and sent one at a time, each once the one before is answered: a creature
+    and then its place, tapped quickly, both count. The tapped button is pressed at once; a second tap on it before it is
     answered is dropped.
     """
 
