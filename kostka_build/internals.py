@@ -83,6 +83,15 @@ BOKEH_JS_PATCHES = {
         ),
     ],
 }
+# What the app relies on in Panel's script for the page (webapp/views/component.py): a component
+# with a bundle has its module run as it is, not transformed, and imported once under the bundle's
+# name. Each text must be found at least once.
+PANEL_JS_TEXTS = {
+    "panel.min.js": [
+        b"compile(){if(null!=this.bundle)return this.esm;",
+        b'"url"===this.bundle?this.esm:this.bundle||',
+    ],
+}
 BOKEH_EXTRA_FILES = {"no-mathjax.js": "// MathJax is not shipped: TeX in Bokeh labels stays plain text.\n"}
 # Where the wheels keep the files the page loads.
 PANEL_DIST = "panel/dist/"
@@ -121,6 +130,8 @@ OBJECT_NAMES = [
     ("panel.Column()", "_get_objects"),
     ("panel.Column()", "_preprocess"),
     ("panel.io.state.state", "_views"),
+    # webapp/views/component.py: a component's model is given a bundle's name as it is made
+    ("panel.custom.JSComponent", "_get_properties"),
 ]
 # The messages between the page (Panel's pyodide_handler.js) and the site's worker
 # (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page

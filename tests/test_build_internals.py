@@ -15,6 +15,7 @@ from pathlib import Path
 
 import bokeh.document
 import panel
+import panel.custom
 import panel.io.location
 import pytest
 
@@ -45,6 +46,13 @@ def test_each_patch_to_bokehjs_finds_its_text_once():
         for old, _ in patches:
             assert data.count(old) == 1, f"{name} changed: see internals.BOKEH_JS_PATCHES"
     assert (PANEL / "dist" / "panel.min.js").is_file()  # internals.PANEL_DIST
+
+
+def test_panel_runs_a_bundled_component_module_as_it_is():
+    for name, texts in internals.PANEL_JS_TEXTS.items():
+        data = (PANEL / "dist" / name).read_bytes()
+        for text in texts:
+            assert text in data, f"{name} changed: see internals.PANEL_JS_TEXTS"
 
 
 def test_panel_converts_pages_as_the_build_expects():
@@ -94,6 +102,7 @@ def test_the_private_attributes_are_there(what, name):
         "panel.io.location.Location": panel.io.location.Location,
         "panel.io.location.Location()": panel.io.location.Location(),
         "panel.Column()": panel.Column(),
+        "panel.custom.JSComponent": panel.custom.JSComponent,
     }
     assert hasattr(objects[what], name), f"{what} has no {name}"
 

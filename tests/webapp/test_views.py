@@ -685,3 +685,21 @@ def test_a_screen_place_takes_new_parts_in_the_page_and_forgets_the_old_ones():
     model = new._models[root][0]
     assert root not in old._models and doc.get_model_by_id(model.id) is model
     assert doc.roots[0].sizing_mode == "stretch_width"  # the page's own sizes, from its other parts
+
+
+def test_each_component_is_drawn_from_its_module_as_it_is_imported_once_per_class():
+    """Every component of the app's own in the page names a bundle, one per class: the page runs its
+    module as it is, imported once, instead of transforming it for each component drawn."""
+    doc = Document()
+    with set_curdoc(doc):
+        app = started_app(doc)
+        for system in ("gurps", "fate"):
+            app.state.system = system
+        app.view_of("fate").switch.value = "fight"
+    components = [m for m in doc.models if hasattr(m, "esm")]
+    names: dict[str, set[str]] = {}
+    for model in components:
+        names.setdefault(model.class_name, set()).add(model.bundle)
+    assert {"NumberInput", "RollButton", "EditSheet", "EncounterBoard", "StillPage", "BrowserStore"} <= set(names)
+    assert all(len(bundles) == 1 and None not in bundles for bundles in names.values()), names
+    assert len({bundle for bundles in names.values() for bundle in bundles}) == len(names)

@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 import panel as pn
 import param
 from bokeh.models import Pane
-from panel.custom import JSComponent
 from panel.io.document import freeze_doc, hold
 from panel.io.state import set_curdoc
 
@@ -23,6 +22,7 @@ from engine.sheets import caps as _caps
 
 from ..i18n import N_, Translator, error_text, percent
 from ..state.forms import parse_int
+from .component import Component
 
 __all__ = [
     "APP_CSS",
@@ -329,7 +329,7 @@ button.number-step:focus-visible { outline: 3px solid var(--k-accent, #0b5cad); 
 """
 
 
-class NumberInput(JSComponent):
+class NumberInput(Component):
     """A labelled text field for a whole number, with its error written under it.
 
     Bokeh's own text input draws itself again whenever its title changes, which

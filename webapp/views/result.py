@@ -24,7 +24,6 @@ from typing import Any, ClassVar, NamedTuple
 
 import panel as pn
 import param
-from panel.custom import JSComponent
 
 from engine import InputError, links
 
@@ -34,6 +33,7 @@ from ..state.links import entry_link
 from ..words.result import ability_text, chance_of, dice_of, next_odds, outcome_of
 from .charts import OUTCOME_COLOURS
 from .common import Binder
+from .component import Component
 from .taps import TapAnswered, with_taps
 
 __all__ = [
@@ -75,7 +75,7 @@ BUTTON_CSS = """
 """
 
 
-class RollButton(JSComponent):
+class RollButton(Component):
     """A button for one roll: pressed at once, deaf to more taps until its roll has come back.
 
     ``label`` is what the button shows (the big *Roll*, or ⚄ beside a skill) and

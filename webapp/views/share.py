@@ -14,7 +14,6 @@ from typing import Any
 
 import panel as pn
 import param
-from panel.custom import JSComponent
 
 from engine import InputError, links
 
@@ -29,6 +28,7 @@ from ..words.log import entry_texts
 from ..words.result import check_ability_text
 from ..words.rolls import dice_error_text
 from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
+from .component import Component
 from .result import roll_name
 
 __all__ = ["CopyButton", "LinkPanel", "SessionPanel", "SharePanel", "link_entry"]
@@ -51,7 +51,7 @@ HELP_TEXT = N_(
 )
 
 
-class CopyButton(JSComponent):
+class CopyButton(Component):
     """A button that puts ``text`` on the clipboard (falls back to selecting a hidden text field).
 
     The inline module imports nothing, so it works offline and in the browser
@@ -108,7 +108,7 @@ export function render({ model, el }) {
 """
 
 
-class PagePing(JSComponent):
+class PagePing(Component):
     """Tells Python, a moment after the page is drawn, that it is there (``pings`` counts up).
 
     In the browser build, what Python changes while the page is still being

@@ -20,12 +20,13 @@ from typing import Any, ClassVar
 
 import panel as pn
 import param
-from panel.custom import JSComponent
+
+from .component import Component
 
 __all__ = ["StillPage"]
 
 
-class StillPage(JSComponent):
+class StillPage(Component):
     """Sends ``still`` (the n-th still moment) once the player's hands and the page have been still
     for ``delay`` ms; Python answers each in ``answered`` and says in ``more`` whether to go on."""
 

@@ -12,7 +12,8 @@ light/dark palette to the document, because custom properties set on
 from __future__ import annotations
 
 import param
-from panel.custom import JSComponent
+
+from .component import Component
 
 __all__ = ["DARK", "LIGHT", "BrowserStore"]
 
@@ -49,7 +50,7 @@ DARK = {
 }
 
 
-class BrowserStore(JSComponent):
+class BrowserStore(Component):
     """Two-way bridge to ``localStorage`` for the keys in ``keys``.
 
     ``values`` maps each key to its stored text ('' when absent); ``loaded``

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import param
-from panel.custom import JSComponent
+
+from .component import Component
 
 __all__ = ["TAPS_JS", "TapAnswered", "with_taps"]
 
@@ -85,7 +86,7 @@ def with_taps(module: str) -> str:
     return TAPS_JS + module
 
 
-class TapAnswered(JSComponent):
+class TapAnswered(Component):
     """A component whose buttons send ``tap`` (``"<n>:<key>"``) and whose n-th tap Python answers in
     ``ack`` (see the module), the answer given whatever the callbacks do. A key that :meth:`_read`
     cannot read (``None``) calls no callback, and is answered too."""
