@@ -44,6 +44,7 @@ __all__ = [
     "secret_checkbox",
     "select",
     "view_switch",
+    "wrap_row",
 ]
 
 #: The two views of a sheet: play (one-tap rows) and edit (the whole form).
@@ -285,6 +286,16 @@ def checkbox(label: str = "", **kw: Any) -> pn.widgets.Checkbox:
 def select(**kw: Any) -> pn.widgets.Select:
     kw.setdefault("height", 66)
     return pn.widgets.Select(**kw)
+
+
+def wrap_row(*objects: Any, align: str = "flex-start", **kw: Any) -> pn.Row:
+    """``objects`` side by side, wrapping onto further lines when the row is too narrow, each line's
+    objects aligned by ``align`` (a CSS ``align-items``: ``"flex-end"`` lines fields up by their
+    inputs, ``"center"`` by their middles). A Bokeh row, which a browser draws as one element (a
+    ``pn.FlexBox`` is a template drawn by the page's script, with a data model of its own)."""
+    kw["css_classes"] = ["k-wrap", *kw.get("css_classes", [])]
+    kw["styles"] = {"align-items": align, **kw.get("styles", {})}
+    return pn.Row(*objects, **kw)
 
 
 def html_pane(text: str = "", **kw: Any) -> pn.pane.HTML:

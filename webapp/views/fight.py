@@ -38,6 +38,7 @@ from .common import (
     html_pane,
     percent,
     select,
+    wrap_row,
 )
 from .encounter import PLACES, EncounterBoard
 from .fight_charts import LifeLeftChart
@@ -194,14 +195,13 @@ class FightView(pn.viewable.Viewer):
         )
         return pn.Column(
             title,
-            pn.FlexBox(self.monster_select, new, wolf, delete, flex_wrap="wrap", align_items="flex-end"),
+            wrap_row(self.monster_select, new, wolf, delete, align="flex-end"),
             self.monster_fold,
-            pn.FlexBox(
+            wrap_row(
                 self._field(self.setup, "skill_modifier", N_("Skill modifier"), 140, stepper=True, bounds=(-20, 20)),
                 life_dice,
                 generate,
-                flex_wrap="wrap",
-                align_items="flex-end",
+                align="flex-end",
             ),
             message,
             self.generated,
