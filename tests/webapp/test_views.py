@@ -703,3 +703,16 @@ def test_each_component_is_drawn_from_its_module_as_it_is_imported_once_per_clas
     assert {"NumberInput", "RollButton", "EditSheet", "EncounterBoard", "StillPage", "BrowserStore"} <= set(names)
     assert all(len(bundles) == 1 and None not in bundles for bundles in names.values()), names
     assert len({bundle for bundles in names.values() for bundle in bundles}) == len(names)
+
+
+def test_pane_parts_show_each_readout_in_order_in_one_pane():
+    from webapp.views.common import PaneParts, html_pane
+
+    parts = PaneParts(html_pane(""), 3)
+    first, second, third = parts.parts
+    third.object = "<p>c</p>"
+    first.object = "<p>a</p>"
+    assert parts.pane.object == "<p>a</p><p>c</p>"
+    second.object = "<p>b</p>"
+    first.object = ""
+    assert parts.pane.object == "<p>b</p><p>c</p>" and second.object == "<p>b</p>"

@@ -34,6 +34,8 @@ __all__ = [
     "ScreenPlace",
     "ScreenPlaces",
     "NumberInput",
+    "PanePart",
+    "PaneParts",
     "TextField",
     "after_this_change",
     "button",
@@ -643,7 +645,38 @@ def alert_html(text: str) -> str:
     return f'<div class="field-error" role="alert">{escape(text)}</div>'
 
 
-def attempt(action: Callable[[], Any], message: pn.pane.HTML, explain: Callable[[InputError], str]) -> None:
+class PanePart:
+    """One readout of a :class:`PaneParts`, set as an HTML pane's is (``part.object = html``)."""
+
+    def __init__(self, whole: PaneParts) -> None:
+        self._whole = whole
+        self._html = ""
+
+    @property
+    def object(self) -> str:
+        return self._html
+
+    @object.setter
+    def object(self, html: str) -> None:
+        if html != self._html:
+            self._html = html
+            self._whole.redraw()
+
+
+class PaneParts:
+    """Readouts shown one under the other in one HTML pane (``pane``): each part is set on its own,
+    as a pane of its own would be. One pane is one model for the worker to make and the page to
+    draw, where each readout was one."""
+
+    def __init__(self, pane: pn.pane.HTML, count: int) -> None:
+        self.pane = pane
+        self.parts = [PanePart(self) for _ in range(count)]
+
+    def redraw(self) -> None:
+        self.pane.object = "".join(part.object for part in self.parts)
+
+
+def attempt(action: Callable[[], Any], message: pn.pane.HTML | PanePart, explain: Callable[[InputError], str]) -> None:
     """Run ``action``; if it refuses the input, say why in ``message`` (else clear it) instead of failing."""
     try:
         action()

@@ -28,6 +28,8 @@ from .common import (
     Binder,
     ChartFold,
     Fold,
+    PanePart,
+    PaneParts,
     TextField,
     TextInput,
     alert_html,
@@ -134,7 +136,7 @@ class FightView(pn.viewable.Viewer):
         self.binder.text(b, "name", label)
         return b
 
-    def _act(self, action: Any, message: pn.pane.HTML) -> Any:
+    def _act(self, action: Any, message: pn.pane.HTML | PanePart) -> Any:
         """Run ``action``; an InputError shows next to the buttons instead of crashing."""
 
         return lambda *_: attempt(action, message, lambda error: fight_error_text(self.tr, error))
@@ -149,7 +151,9 @@ class FightView(pn.viewable.Viewer):
         self.monster_select.param.watch(self._monster_chosen, "value")
         desk.monsters.param.watch(self._monster_options, ["characters", "current"])
         self.binder.on_lang(self._monster_options)
-        message = html_pane("")
+        # what a button refused, and the monster generated: one pane
+        readouts = PaneParts(html_pane(""), 2)
+        message, self.generated = readouts.parts
         new = self._button(N_("New monster"), width=170)
         new.on_click(self._act(desk.new_monster, message))
         wolf = self._button(N_("Add the Wolf"), width=170)
@@ -186,7 +190,6 @@ class FightView(pn.viewable.Viewer):
         life_dice.link(self.setup, value="life_dice", bidirectional=True)
         generate = self._button(N_("Generate a monster"), kind="primary", width=220)
         generate.on_click(self._act(desk.generate_monster, message))
-        self.generated = html_pane("")
         desk.param.watch(self._show_generated, "generated")
         self.binder.on_lang(self._show_generated)
         # the monster's numbers are prepared before the fight: folded away (and made) until asked for
@@ -203,8 +206,7 @@ class FightView(pn.viewable.Viewer):
                 generate,
                 align="flex-end",
             ),
-            message,
-            self.generated,
+            readouts.pane,
             styles=CARD,
             sizing_mode="stretch_width",
         )
@@ -276,11 +278,12 @@ class FightView(pn.viewable.Viewer):
         self.halving_readout = pane("")
         desk.param.watch(self._show_halving, ["halving_effect"])
         self.binder.on_lang(self._show_halving)
-        message = html_pane("")
-        self.plan_message = message
+        # under the board, one pane: who cannot join for want of a name, what a tap refused, and the
+        # encounter's balance (or what it lacks)
+        readouts = PaneParts(pane(""), 3)
+        self.unnamed_note, self.plan_message, self.encounter_status = readouts.parts
         self.board = EncounterBoard(sizing_mode="stretch_width", margin=(0, 5))
         self.board.on_tap(self._board_tapped)
-        self.unnamed_note = html_pane("")
         # the formations' buttons, drawn by the board: what each does, by the key its tap sends
         self._board_actions = {
             "add:heroes": (N_("Add a hero formation"), lambda: plan.add_formation("heroes")),
@@ -294,7 +297,6 @@ class FightView(pn.viewable.Viewer):
                 self.board, "actions", [{"key": k, "label": tr(label)} for k, (label, _) in self._board_actions.items()]
             )
         )
-        self.encounter_status = pane("")
         for obj, names in (
             (plan, ["heroes", "monsters", "selected"]),
             (desk.heroes, ["characters"]),
@@ -317,9 +319,7 @@ class FightView(pn.viewable.Viewer):
         return pn.Column(
             title,
             self.board,
-            self.unnamed_note,
-            message,
-            self.encounter_status,
+            readouts.pane,
             self.rules_fold,
             styles=CARD,
             sizing_mode="stretch_width",
