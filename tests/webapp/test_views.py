@@ -16,7 +16,7 @@ from panel.io.state import set_curdoc
 from engine import one_ring
 from webapp.i18n import percent
 from webapp.views.charts import OUTCOME_COLOURS
-from webapp.views.common import NumberInput, ScreenPlace, ScreenPlaces
+from webapp.views.common import NumberInput, PaneParts, ScreenPlace, ScreenPlaces, html_pane
 from webapp.views.shell import KostkaApp
 from webapp.words.dice import d6_pips, feat_die, success_die
 from webapp.words.log import log_rows
@@ -706,8 +706,6 @@ def test_each_component_is_drawn_from_its_module_as_it_is_imported_once_per_clas
 
 
 def test_pane_parts_show_each_readout_in_order_in_one_pane():
-    from webapp.views.common import PaneParts, html_pane
-
     parts = PaneParts(html_pane(""), 3)
     first, second, third = parts.parts
     third.object = "<p>c</p>"
