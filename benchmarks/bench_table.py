@@ -13,8 +13,8 @@ out (its painting left):
 - switching system with new heroes, whose sheets open in Edit: first to GURPS (a screen not
   shown before, after a still moment), then back to The One Ring (a screen shown before); and
   again with stored heroes, whose sheets open in Play (a second start, with characters in the
-  browser's storage: GURPS first, then back and forth, then Fate & Doom, whose screen the taps
-  before left no still moment to make ahead); switching language (English → Русский,
+  browser's storage: first Fate & Doom as soon as the page is ready, before any still moment has
+  made its screen ahead, then GURPS, and back and forth); switching language (English → Русский,
   and back); opening the fight screen of Fate & Doom (after a still moment on its skill check,
   and again at once after switching to it, in the second start, and in a third start once the
   page has made all it makes ahead in still moments); one attack in a fight;
@@ -190,20 +190,20 @@ def stored_heroes() -> str:
 
 
 def measure_play(page, results: dict[str, list[dict]]) -> None:
-    """System switches between stored heroes' Play views, each until its first one-tap row is on screen."""
+    """System switches between stored heroes' Play views, each until its first one-tap row is on
+    screen: first to Fate & Doom as soon as the page is ready, before any still moment has made its
+    screen ahead, and its fight opened at once (its stored hero joins the fight); then, after a
+    still moment, GURPS, and back and forth."""
     page.get_by_role("button", name="Roll Awareness", exact=True).wait_for()
+    page.wait_for_timeout(300)
+    results["switch system, not made ahead (Play)"].append(timed(page, FATE, {"testid": "p-success"}))
+    results["open fight (at once)"].append(timed(page, FIGHT, {"testid": "encounter-status"}))
     page.wait_for_timeout(STILL_MS)
     switches = ((GURPS, {"label": "Roll Guns"}), (ONE_RING, {"label": "Roll Awareness"})) * 2
     for i, (pick, done) in enumerate(switches):
         page.wait_for_timeout(300)
         key = "switch system, first (Play)" if i == 0 else "switch system, back (Play)"
         results[key].append(timed(page, pick, done))
-    # Fate & Doom, after taps that left no still moment to make its screen ahead, then the fight
-    # opened as soon as it is shown, before its screen has made the fight in a still moment (its
-    # stored hero joins the fight)
-    page.wait_for_timeout(300)
-    results["switch system, not made ahead (Play)"].append(timed(page, FATE, {"testid": "p-success"}))
-    results["open fight (at once)"].append(timed(page, FIGHT, {"testid": "encounter-status"}))
 
 
 #: Whether the page's still moments have made all there is to make ahead (``StillPage.more``).
