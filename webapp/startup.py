@@ -30,7 +30,15 @@ from panel.io.state import state
 from webapp.i18n import normalise_language
 from webapp.views.shell import KostkaApp
 
-__all__ = ["apply_page_patch", "keep", "prepared_languages", "visitor", "welcome", "write_prepared"]
+__all__ = [
+    "apply_page_patch",
+    "keep",
+    "make_screens",
+    "prepared_languages",
+    "visitor",
+    "welcome",
+    "write_prepared",
+]
 
 #: The JSON texts Panel's worker sends the page to draw a document: the document, its render
 #: items and its roots' ids (``panel.io.pyodide.write_doc``).
@@ -59,6 +67,14 @@ def keep(app: KostkaApp) -> None:
 
 def prepared_languages() -> list[str]:
     return list(_prepared)
+
+
+def make_screens() -> None:
+    """Make every screen's Python objects in each prepared app (:meth:`KostkaApp.make_screens`):
+    the snapshot holds them, and a visitor's first switch to a system draws its screen without
+    making it first. Nothing is drawn: the documents stay as they are."""
+    for prepared in _prepared.values():
+        prepared.app.make_screens()
 
 
 def write_prepared(serialise: Callable[[Document], Written]) -> None:

@@ -16,8 +16,8 @@ from bokeh.io.doc import curdoc as bokeh_curdoc
 from panel.io.state import set_curdoc, state
 
 from webapp import startup
-from webapp.startup import keep, prepared_languages, welcome, write_prepared
-from webapp.views.shell import KostkaApp
+from webapp.startup import keep, make_screens, prepared_languages, welcome, write_prepared
+from webapp.views.shell import SCREENS, KostkaApp
 
 ROOT = Path(__file__).resolve().parents[2]
 STANDINS = ROOT / "static" / "standins"
@@ -172,6 +172,28 @@ def test_each_language_has_its_app_prepared_and_written(page_doc):
     assert "Бросить" in json.dumps(json.loads(written[0]), ensure_ascii=False)
     with pytest.raises(RuntimeError, match="no prepared app"):
         welcome("en")  # one visitor: the other languages' apps are let go
+
+
+def test_every_screen_of_a_prepared_app_is_made_ahead_and_none_drawn(page_doc):
+    """The snapshot holds each prepared app's screens as Python objects, the fight's included: a
+    visitor's first switch to a system only draws its screen. The documents are not touched."""
+    prepared = {lang: _prepared_app(lang) for lang in ("en", "ru")}
+    before = {lang: _serialise(doc) for lang, (_, doc) in prepared.items()}
+    made = {lang: set(app._views) for lang, (app, _) in prepared.items()}
+    make_screens()
+    for lang, (app, doc) in prepared.items():
+        assert made[lang] == {"one-ring"} and set(app._views) == set(SCREENS)
+        assert app.view_of("fate")._fight is not None  # the fight's objects too
+        assert _serialise(doc) == before[lang]  # nothing drawn
+    app, doc = prepared["ru"]
+    gurps = app.view_of("gurps")
+    welcome("ru")
+    with set_curdoc(doc):
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        app.state.system = "gurps"
+    assert app.view_of("gurps") is gurps and gurps.__panel__()._models  # the view made ahead, drawn
+    assert "Бросок: Воля" in json.dumps(doc.to_json(), ensure_ascii=False)
 
 
 def test_a_language_without_a_prepared_app_is_switched_to(page_doc, monkeypatch):

@@ -496,6 +496,15 @@ class KostkaApp(pn.viewable.Viewer):
             speaker.param.watch(lambda *_: self.result_panel.refresh(), "roll_words")
         return self._views[system]
 
+    def make_screens(self) -> None:
+        """Make every screen's Python objects now, drawing none: the static site's interpreter
+        snapshot holds them (:func:`webapp.startup.make_screens`), so that a screen shown for the
+        first time, or made ahead in a still moment, is only drawn in the page."""
+        for system in SCREENS:
+            view = self.view_of(system)
+            if isinstance(view, FateScreens):
+                view.fight_view  # noqa: B018 (made on first use)
+
     def _checking(self) -> str | None:
         """The system whose check the screen sets up now (None on the fight screen)."""
         view = self._views.get(self.state.system)
