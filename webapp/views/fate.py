@@ -23,6 +23,7 @@ from .common import (
     name_field,
     percent,
     secret_checkbox,
+    wrap_row,
 )
 from .result import RollActions, big_roll_button, name_big_roll
 
@@ -70,13 +71,11 @@ class FateView(pn.viewable.Viewer):
         binder.on_lang(self._show_note)
         # The sheet is one skill: the check is played from its first row (skill, difficulty, favour
         # to spend, Roll), the rest of the sheet and the table's options under it.
-        play = pn.FlexBox(
+        play = wrap_row(
             skill,
             TextField(binder, self.desk, "difficulty", N_("Difficulty"), stepper=True),
             TextField(binder, self.desk, "favour_spend", N_("Favour to spend"), width=150, stepper=True),
             pn.Column(self.roll_button, margin=(18, 0, 0, 0)),
-            flex_wrap="wrap",
-            align_items="flex-start",
             sizing_mode="stretch_width",
         )
         roll_panel = pn.Column(
@@ -99,7 +98,7 @@ class FateView(pn.viewable.Viewer):
         self._layout = pn.Column(
             play,
             self.roll_error,
-            pn.FlexBox(sheet, roll_panel, flex_wrap="wrap"),
+            wrap_row(sheet, roll_panel),
             self.odds_readout,
             self.charts,
             sizing_mode="stretch_width",
