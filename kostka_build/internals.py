@@ -109,6 +109,8 @@ PYTHON_NAMES = {
     "panel.io.resources": ["CDN_ROOT"],
     "panel.io.document": ["freeze_doc", "hold"],  # webapp/views/common.py (ScreenPlace)
     "panel.layout.base": ["Panel"],  # ScreenPlace: its update skips the layout's own, which reads sizes
+    # webapp/views/callbacks.py: a callback's signature read once for all partials of its method
+    "bokeh.util.callback_manager": ["_check_callback", "_nargs"],
 }
 # Attributes of live objects: (what, attribute). Panel's state, Bokeh's Document.
 OBJECT_NAMES = [
@@ -130,8 +132,10 @@ OBJECT_NAMES = [
     ("panel.Column()", "_get_objects"),
     ("panel.Column()", "_preprocess"),
     ("panel.io.state.state", "_views"),
-    # webapp/views/component.py: a component's model is given a bundle's name as it is made
+    # webapp/views/component.py: a component's model is given a bundle's name as it is made, and no
+    # bundle file is looked for on disk
     ("panel.custom.JSComponent", "_get_properties"),
+    ("panel.custom.JSComponent", "_bundle_path"),
 ]
 # The messages between the page (Panel's pyodide_handler.js) and the site's worker
 # (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page

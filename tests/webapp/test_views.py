@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import panel as pn
@@ -703,6 +704,22 @@ def test_each_component_is_drawn_from_its_module_as_it_is_imported_once_per_clas
     assert {"NumberInput", "RollButton", "EditSheet", "EncounterBoard", "StillPage", "BrowserStore"} <= set(names)
     assert all(len(bundles) == 1 and None not in bundles for bundles in names.values()), names
     assert len({bundle for bundles in names.values() for bundle in bundles}) == len(names)
+
+
+def test_a_component_is_drawn_without_looking_for_files(monkeypatch):
+    """No file-system lookup for a bundle file each time a component is drawn (slow in the
+    browser's worker): the component's module is its text."""
+    looked: list[str] = []
+    for name in ("is_file", "exists", "stat"):
+        real = getattr(Path, name)
+        monkeypatch.setattr(
+            Path, name, lambda self, *a, _real=real, **k: looked.append(str(self)) or _real(self, *a, **k)
+        )
+    doc = Document()
+    with set_curdoc(doc):
+        field = NumberInput(value="3")
+        model = field.get_root(doc)
+    assert looked == [] and model.bundle and "export function render" in model.esm
 
 
 def test_pane_parts_show_each_readout_in_order_in_one_pane():
