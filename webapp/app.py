@@ -16,12 +16,14 @@ except ImportError:  # pragma: no cover - depends on how the app is started
 import panel as pn
 
 from webapp.i18n import normalise_language
+from webapp.views.callbacks import check_signatures_once
 from webapp.views.common import APP_CSS, APP_CSS_FILE, models_frozen
 from webapp.views.shell import KostkaApp
 
 #: The static site serves the stylesheet as a file: one shared link instead of a copy per component.
 STYLESHEET = {"css_files": [APP_CSS_FILE]} if sys.platform == "emscripten" else {"raw_css": [APP_CSS]}
 pn.extension(notifications=False, **STYLESHEET)
+check_signatures_once()  # each model made links a score of callbacks: their signatures checked once
 
 
 def use_stylesheet() -> None:
