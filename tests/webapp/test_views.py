@@ -17,7 +17,7 @@ from panel.io.state import set_curdoc
 from engine import one_ring
 from webapp.i18n import percent
 from webapp.views.charts import OUTCOME_COLOURS
-from webapp.views.common import NumberInput, PaneParts, ScreenPlace, ScreenPlaces, html_pane
+from webapp.views.common import NumberInput, PaneParts, ScreenPlace, ScreenPlaces, html_pane, wrap_row
 from webapp.views.shell import KostkaApp
 from webapp.words.dice import d6_pips, feat_die, success_die
 from webapp.words.log import log_rows
@@ -720,6 +720,18 @@ def test_a_component_is_drawn_without_looking_for_files(monkeypatch):
         field = NumberInput(value="3")
         model = field.get_root(doc)
     assert looked == [] and model.bundle and "export function render" in model.esm
+
+
+def test_a_wrapping_row_asks_the_layouts_around_it_for_no_width():
+    """Its objects wrap onto further lines: the page around it is not widened to hold them side by
+    side (four 300 px fields would make a tablet's page 1,200 px wide)."""
+    doc = Document()
+    with set_curdoc(doc):
+        row = wrap_row(*(pn.widgets.TextInput(width=300) for _ in range(4)), sizing_mode="stretch_width")
+        page = pn.Column(pn.widgets.TextInput(width=200), row, sizing_mode="stretch_width")
+        model = page.get_root(doc)
+    assert not row._models[model.ref["id"]][0].min_width
+    assert model.min_width is not None and model.min_width < 300  # the widest other part's
 
 
 def test_pane_parts_show_each_readout_in_order_in_one_pane():

@@ -290,6 +290,17 @@ def select(**kw: Any) -> pn.widgets.Select:
     return pn.widgets.Select(**kw)
 
 
+class WrapRow(pn.Row):
+    """A row whose objects wrap onto further lines (``k-wrap`` in kostka.css): it needs no more
+    width than its widest object, so it asks the layouts around it for none. (A Panel row asks for
+    its objects' widths side by side, which would widen the page around it.)"""
+
+    def _compute_sizing_mode(self, children: list[Any], props: dict[str, Any]) -> dict[str, Any]:
+        sizes = super()._compute_sizing_mode(children, props)
+        sizes.pop("min_width", None)
+        return sizes
+
+
 def wrap_row(*objects: Any, align: str = "flex-start", **kw: Any) -> pn.Row:
     """``objects`` side by side, wrapping onto further lines when the row is too narrow, each line's
     objects aligned by ``align`` (a CSS ``align-items``: ``"flex-end"`` lines fields up by their
@@ -297,7 +308,7 @@ def wrap_row(*objects: Any, align: str = "flex-start", **kw: Any) -> pn.Row:
     ``pn.FlexBox`` is a template drawn by the page's script, with a data model of its own)."""
     kw["css_classes"] = ["k-wrap", *kw.get("css_classes", [])]
     kw["styles"] = {"align-items": align, **kw.get("styles", {})}
-    return pn.Row(*objects, **kw)
+    return WrapRow(*objects, **kw)
 
 
 def html_pane(text: str = "", **kw: Any) -> pn.pane.HTML:

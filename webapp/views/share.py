@@ -27,7 +27,7 @@ from ..words.dice import dice_html
 from ..words.log import entry_texts
 from ..words.result import check_ability_text
 from ..words.rolls import dice_error_text
-from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select
+from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select, wrap_row
 from .component import Component
 from .result import roll_name
 
@@ -210,7 +210,7 @@ class SharePanel(pn.viewable.Viewer):
         self._mode = ""
         # Parts come and go by changing children, not ``visible`` (which the browser build does not
         # always pass on to the page).
-        self.buttons = pn.FlexBox(self.copy, self.check_button, flex_wrap="wrap", align_items="center")
+        self.buttons = wrap_row(self.copy, self.check_button, align="center")
         self._layout = pn.Column(
             self.title,
             self.buttons,
@@ -366,7 +366,7 @@ class LinkPanel(pn.viewable.Viewer):
         # The panes are on the page from the start (empty); the buttons are made afresh each time
         # they are shown: in the browser build, models first sent while the page was still being
         # linked can be lost, and only new models are sent in full.
-        self.buttons = pn.FlexBox(flex_wrap="wrap", align_items="flex-end", margin=0)
+        self.buttons = wrap_row(align="flex-end", margin=0)
         self._layout = pn.Column(
             self.body, self.buttons, self.reveal_error, self.rolled, sizing_mode="stretch_width", margin=0
         )
@@ -587,7 +587,7 @@ class SessionPanel(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help),
             self.report,
-            pn.FlexBox(self.paste, self.add_button, align_items="flex-end", flex_wrap="wrap"),
+            wrap_row(self.paste, self.add_button, align="flex-end"),
             self.paste_message,
             self.forget_row,
             sizing_mode="stretch_width",

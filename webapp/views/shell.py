@@ -50,6 +50,7 @@ from .common import (
     choice,
     html_pane,
     select,
+    wrap_row,
 )
 from .dice import DiceCard
 from .fate import FateView
@@ -383,14 +384,9 @@ class KostkaApp(pn.viewable.Viewer):
         self.address_message = html_pane("")
         binder.on_lang(self._draw_notes)
         self.menu = pn.Column(
-            pn.FlexBox(self.lang, self.theme, flex_wrap="wrap", align_items="center"),
-            pn.FlexBox(
-                new,
-                delete,
-                self.export_chars,
-                pn.Column(import_label, self.import_chars, margin=0),
-                flex_wrap="wrap",
-                align_items="flex-end",
+            wrap_row(self.lang, self.theme, align="center"),
+            wrap_row(
+                new, delete, self.export_chars, pn.Column(import_label, self.import_chars, margin=0), align="flex-end"
             ),
             css_classes=["k-menu"],
             sizing_mode="stretch_width",
