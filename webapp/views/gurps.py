@@ -42,6 +42,7 @@ from .common import (
     percent,
     select,
     view_switch,
+    wrap_row,
 )
 from .edit import EditSheet, field_row
 from .play import PlaySheet
@@ -302,7 +303,7 @@ class GurpsView(pn.viewable.Viewer):
         self.play_sheet = self._play_sheet()
         #: The sheet shown (Play or Edit) and the roll controls; the other sheet is left out of the
         #: page until asked for, so a switch to this screen draws one of the two.
-        self.body = pn.FlexBox(flex_wrap="wrap")
+        self.body = wrap_row()
 
         # -- the roll ------------------------------------------------------------------------
         self.roll_button = big_roll_button()  # named by _skill_options, with the skill it rolls
