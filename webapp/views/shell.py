@@ -19,6 +19,7 @@ from engine import InputError
 from engine.documents import parse_json
 from engine.links import LINK_KEY
 
+from ..heap import collect_frozen
 from ..i18n import LANGUAGES, N_, Translator, normalise_language
 from ..state.address import read_address
 from ..state.app import AppState
@@ -557,8 +558,9 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _still_step(self) -> bool:
         """In a still moment, once start-up is over: one step of :meth:`_prepare_step` for the screen
-        shown. Whether anything may be left to make."""
-        return not self._stored_loaded or self._prepare_step(self.state.system)
+        shown; once all is made, the snapshot's frozen heap collected once
+        (:func:`webapp.heap.collect_frozen`). Whether anything may be left to do."""
+        return not self._stored_loaded or self._prepare_step(self.state.system) or collect_frozen()
 
     def _prepare_step(self, system: str) -> bool:
         """Make one thing the player may ask for next, the nearest first; whether there was one.
@@ -566,8 +568,9 @@ class KostkaApp(pn.viewable.Viewer):
         1. What the screen shown may open: Fate & Doom's fight, hidden in the page
            (:meth:`FateScreens.prepare`).
         2. For each other system, the next in the system switch first: its screen's Python
-           objects, then the screen drawn in the page, hidden. A first switch to it then only shows
-           it, as a switch back does.
+           objects (which the static site's snapshot holds already: :meth:`make_screens`), then the
+           screen drawn in the page, hidden. A first switch to it then only shows it, as a switch
+           back does.
         3. The same two steps for the fight, while Fate & Doom's skill check is not shown
            (:meth:`FateScreens.prepare_objects`), drawn in Fate & Doom's hidden screen.
 
