@@ -208,9 +208,12 @@ class SharePanel(pn.viewable.Viewer):
         if system in state.desks:
             self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         self._mode = ""
-        # Parts come and go by changing children, not ``visible`` (which the browser build does not
-        # always pass on to the page).
-        self.buttons = wrap_row(self.copy, self.check_button, align="center")
+        # The Copy and QR buttons are on the page from the start, hidden until there is a link: made
+        # on a first roll, they took most of its time. The QR code comes and goes as a child.
+        self.copy.visible = self.qr_button.visible = False
+        self.buttons = wrap_row(
+            self.copy, self.qr_button, *([self.check_button] if "roll" in kinds else []), align="center"
+        )
         self._layout = pn.Column(
             self.title,
             self.buttons,
@@ -226,14 +229,12 @@ class SharePanel(pn.viewable.Viewer):
 
     def shows(self, part: Any) -> bool:
         """Whether ``part`` (a button or the QR code) is on the page now."""
-        return part in self.buttons.objects or part in self._layout.objects
+        return (part in self.buttons.objects and part.visible) or part in self._layout.objects
 
     def _show_parts(self) -> None:
-        buttons = ([self.copy, self.qr_button] if self.url else []) + (
-            [self.check_button] if "roll" in self.kinds else []
-        )
-        if self.buttons.objects != buttons:
-            self.buttons.objects = buttons
+        linked = bool(self.url)
+        if self.copy.visible != linked:
+            self.copy.visible = self.qr_button.visible = linked
         qr = [self.qr] if self.qr_open and self.qr.object else []
         parts = [self.title, self.buttons, self.link_text, self.message, *qr]
         if self._layout.objects != parts:
