@@ -48,9 +48,10 @@ CONTROLS = """() => {
     return el.tagName.toLowerCase() + (el.type ? '[' + el.type + ']' : '') + ' "' + text.trim().slice(0, 40) + '"';
   };
   const visible = (el) => {
-    for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+    for (let n = el, below = null; n; below = n, n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
       const style = getComputedStyle(n);
       if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+      if (n.tagName === 'DETAILS' && !n.open && (!below || below.tagName !== 'SUMMARY')) return false;  // folded
     }
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;

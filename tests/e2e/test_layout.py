@@ -111,6 +111,41 @@ def test_longer_labels_wrap_inside_their_controls(browser: Browser, app_url: str
     assert not problems, "\n".join(problems)
 
 
+#: The notes beside controls (help texts, rules readings, readouts), found as CONTROLS finds controls.
+NOTES = CONTROLS.replace(
+    "const SEL = 'button, select, textarea, input:not([type=hidden]), [role=button], [role=tab]';",
+    "const SEL = '.note';",
+)
+assert NOTES != CONTROLS
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "cs"])
+@pytest.mark.parametrize("screen", SCREENS[:3])
+def test_no_note_runs_over_a_control(browser: Browser, app_url: str, screen: str, lang: str):
+    """A help text beside a field wraps under it when the line is too narrow (the session code's
+    help ran over its field on a phone)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    problems = []
+    try:
+        open_screen(page, app_url, screen, lang)
+        for viewport in ("phone", "portrait", "landscape"):
+            width, height = VIEWPORTS[viewport]
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            page.wait_for_timeout(400)
+            controls, notes = page.evaluate(CONTROLS), page.evaluate(NOTES)
+            assert notes, f"{screen} @ {viewport}: no notes found"
+            problems += [
+                f"{screen} @ {viewport}: {a['what']} overlaps {b['what']}"
+                for a, b in overlapping(notes + controls)
+                if (a in notes) != (b in notes)
+            ]
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
 def overlapping(controls: list[dict]) -> list[tuple[dict, dict]]:
     """Pairs of controls whose boxes share more than a 1 px sliver."""
     pairs = []

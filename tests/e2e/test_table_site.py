@@ -577,3 +577,42 @@ def test_the_fight_made_ahead_on_another_screen_opens_at_once_and_plays(tablet: 
     page.locator(".bench-monsters button").filter(has_text=re.compile("^Wolf$")).click()
     page.locator(".place-monsters-1-attacking button").click()
     expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
+
+
+#: Tap ``name``'s button and, in the first frame that shows an element matching the selector
+#: ``shown`` on screen, say whether one matching ``later`` is in the page yet (both searched
+#: through every shadow root).
+FIRST_FRAME_JS = """
+async ([name, shown, later]) => {
+  const deep = (root, out = []) => {
+    for (const el of root.querySelectorAll("*")) {
+      out.push(el);
+      if (el.shadowRoot) deep(el.shadowRoot, out);
+    }
+    return out;
+  };
+  const found = (selector) => deep(document).filter((el) => el.matches(selector));
+  deep(document).find((el) => el.tagName === "BUTTON" && el.textContent.trim() === name).click();
+  return await new Promise((resolve) => {
+    const look = () => {
+      if (found(shown).some((el) => el.getClientRects().length)) resolve(found(later).length > 0);
+      else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+}
+"""
+
+
+def test_a_screen_drawn_on_a_tap_shows_its_check_first_and_the_rest_once_the_page_is_still(tablet: Page, site_url: str):
+    """Fate & Doom tapped before a still moment has drawn it: the frame that first shows the check's
+    Roll button has none of the sheet and options under it yet; they follow once the page has been
+    still a moment, and the screen is then whole, with the check's chance and its share panel."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    roll = 'button[aria-label="Roll Skill with the chosen options"]'
+    assert page.evaluate(FIRST_FRAME_JS, ["Fate & Doom", roll, '[data-testid="tie-reading"]']) is False
+    expect(page.get_by_test_id("tie-reading")).to_be_visible()
+    expect(page.get_by_test_id("p-success").filter(visible=True)).to_have_count(1)  # (One Ring's is hidden)
+    expect(page.get_by_role("button", name="Link to this check", exact=True)).to_be_visible()
+    expect(page.get_by_label("Favour of the gods", exact=True)).to_be_visible()

@@ -92,3 +92,65 @@ def test_a_page_watched_from_the_start_makes_a_step_in_its_first_still_moment():
         time.sleep(0.06)  # and has been still for the delay since
         page.still = 1
         assert steps == [1] and page.answered == 1
+
+
+def first_switch_in_the_worker(monkeypatch, answer: bool) -> dict:
+    """A first switch to Fate & Doom once start-up is over, as the browser's worker runs it (each
+    change sent as made, on an event loop), the page answering that it has drawn the first part
+    (``answer``) or never answering."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webapp.views import common
+    from webapp.views.shell import KostkaApp
+
+    monkeypatch.setattr(common, "SENT_AS_MADE", True)
+    monkeypatch.setattr(StillPage, "DRAWN_WAIT", 0.3)
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+    check = app.view_of("fate").check_view
+    seen: dict = {}
+
+    async def tap() -> None:
+        with set_curdoc(doc):
+            app.state.system = "fate"
+        seen["sent"] = list(check._layout.objects)
+        seen["share sent"] = list(app.view_of("fate").share_slot.objects)
+        await asyncio.sleep(0.05)  # the worker's next turns: the question goes to the page
+        seen["asked"] = app.still.drawing
+        seen["before the answer"] = list(check._layout.objects)
+        if answer:
+            with set_curdoc(doc):
+                app.still.drawn = app.still.drawing
+            seen["answered"] = list(check._layout.objects)
+        else:
+            await asyncio.sleep(0.5)
+            seen["given up"] = list(check._layout.objects)
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, tap()).result()
+    seen["whole"] = list(check._layout.objects)
+    seen["check"] = check
+    return seen
+
+
+def test_a_screen_drawn_on_a_tap_sends_its_first_screen_then_the_rest_once_the_page_has_shown_it(monkeypatch):
+    """Fate & Doom shown for the first time on a tap: its check's row, error and chance go to the
+    page first; the page is asked to say when it has drawn them (and been still a moment), and the
+    sheet, the table's options, the charts and the share panel are sent on its answer."""
+    seen = first_switch_in_the_worker(monkeypatch, answer=True)
+    check = seen["check"]
+    assert seen["sent"] == seen["whole"][: check.FIRST_PARTS] and len(seen["whole"]) > check.FIRST_PARTS
+    assert check.odds_readout in seen["sent"] and seen["share sent"] == []
+    assert seen["asked"] == 1 and seen["before the answer"] == seen["sent"]  # it waits for the page
+    assert seen["answered"] == seen["whole"]
+
+
+def test_a_page_that_never_answers_gets_the_rest_of_the_screen_all_the_same(monkeypatch):
+    seen = first_switch_in_the_worker(monkeypatch, answer=False)
+    assert seen["before the answer"] == seen["sent"] != seen["whole"]
+    assert seen["given up"] == seen["whole"]

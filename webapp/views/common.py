@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import weakref
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from html import escape
@@ -37,8 +38,10 @@ __all__ = [
     "PanePart",
     "PaneParts",
     "TextField",
+    "after_drawn",
     "after_this_change",
     "button",
+    "first_parts_first",
     "checkbox",
     "html_pane",
     "percent",
@@ -91,6 +94,36 @@ def after_this_change(step: Callable[[], None]) -> None:
             step()
 
     loop.call_soon(in_doc)
+
+
+#: Per document, what runs a step once its page has drawn what it was sent before it (the page's
+#: :class:`~webapp.views.still.StillPage`, once the page is linked).
+drawn_by: weakref.WeakKeyDictionary[Any, Callable[[Callable[[], None]], None]] = weakref.WeakKeyDictionary()
+
+
+def after_drawn(step: Callable[[], None]) -> None:
+    """Run ``step`` once the page has drawn what is being changed now: it shows that first, before
+    it takes in what ``step`` changes (a page takes in every change that has come before it draws
+    its next frame). Without a page that says so, as :func:`after_this_change`."""
+    doc = pn.state.curdoc
+    later = drawn_by.get(doc) if SENT_AS_MADE and doc is not None else None
+    (later or after_this_change)(step)
+
+
+def first_parts_first(column: pn.Column, n: int) -> None:
+    """Send ``column``'s first ``n`` parts to the page now and the rest once it has drawn them
+    (:func:`after_drawn`): a screen made on a tap shows its first screen sooner, and the parts
+    below it follow while the player reads it. Elsewhere the column stays whole."""
+    parts = list(column.objects)
+    if len(parts) <= n:
+        return
+    column.objects = first = parts[:n]
+
+    def complete() -> None:
+        if column.objects == first:  # (unless something has changed them since)
+            column.objects = parts
+
+    after_drawn(complete)
 
 
 class ScreenPlace(pn.layout.ListPanel):

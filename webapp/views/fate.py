@@ -19,6 +19,7 @@ from .common import (
     TextField,
     attempt,
     checkbox,
+    first_parts_first,
     html_pane,
     name_field,
     percent,
@@ -95,14 +96,22 @@ class FateView(pn.viewable.Viewer):
         binder.on_lang(self._show_result)
         # folded away until asked for: the result panel charts the next roll
         self.charts = ChartFold(binder, pn.pane.Bokeh(self.chart.figure, sizing_mode="stretch_width", height=230))
+        # the check's chance under its row, then the rest of the sheet and the table's options
         self._layout = pn.Column(
             play,
             self.roll_error,
-            wrap_row(sheet, roll_panel),
             self.odds_readout,
+            wrap_row(sheet, roll_panel),
             self.charts,
             sizing_mode="stretch_width",
         )
+
+    #: The parts a first screen needs at once: the check's row, its error and its chance.
+    FIRST_PARTS = 3
+
+    def first_screen_first(self) -> None:
+        """Drawn on a tap: the check's row and chance go to the page first, the sheet and the rest after."""
+        first_parts_first(self._layout, self.FIRST_PARTS)
 
     def _show_note(self) -> None:
         tr = self.tr

@@ -36,6 +36,7 @@ from .common import (
     button,
     checkbox,
     choice,
+    first_parts_first,
     html_pane,
     name_field,
     number_input,
@@ -467,6 +468,14 @@ class GurpsView(pn.viewable.Viewer):
         self.roll_panel = roll_panel
         self.view.param.watch(self._show_view, "value")
         self._show_view()
+
+    #: The parts a first screen needs at once: the view switch, the sheet and the roll's chance.
+    FIRST_PARTS = 3
+
+    def first_screen_first(self) -> None:
+        """Drawn on a tap: the sheet and its roll go to the page first; the charts, the share
+        panel and the contest after them."""
+        first_parts_first(self._layout, self.FIRST_PARTS)
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
     def _edit_sheet(self, groups: tuple[tuple[str, ...], ...]) -> EditSheet:

@@ -28,6 +28,7 @@ from .common import (
     alert_html,
     attempt,
     checkbox,
+    first_parts_first,
     html_pane,
     name_field,
     percent,
@@ -279,6 +280,14 @@ class OneRingView(pn.viewable.Viewer):
             charts,
             sizing_mode="stretch_width",
         )
+
+    #: The parts a first screen needs at once: the view switch and the sheet.
+    FIRST_PARTS = 2
+
+    def first_screen_first(self) -> None:
+        """Drawn on a tap: the sheet goes to the page first; the roll's options, its chance and the
+        charts after it."""
+        first_parts_first(self._layout, self.FIRST_PARTS)
 
     def _hope_label(self) -> None:
         tr = self.tr

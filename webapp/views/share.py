@@ -562,7 +562,7 @@ class SessionPanel(pn.viewable.Viewer):
         self.code_error = html_pane("")
         self.code.param.watch(self._typed, "value")
         share.session.param.watch(self._code_changed, "code")
-        self.help = html_pane("")
+        self.help = html_pane("", width=360)  # beside the field, or under it on a phone
         binder.on_lang(
             lambda: setattr(
                 self.help, "object", f'<div class="note" data-testid="session-help">{escape(tr(HELP_TEXT))}</div>'
@@ -586,7 +586,9 @@ class SessionPanel(pn.viewable.Viewer):
         self.forget_button.on_click(lambda e: self.forget())
         self.forget_row = pn.Row(margin=0)
         self._layout = pn.Column(
-            pn.Row(pn.Column(self.code, self.code_error, margin=0), self.help),
+            wrap_row(
+                pn.Column(self.code, self.code_error, margin=0, width=250), self.help, sizing_mode="stretch_width"
+            ),
             self.report,
             wrap_row(self.paste, self.add_button, align="flex-end"),
             self.paste_message,

@@ -45,10 +45,12 @@ from .common import (
     Binder,
     ScreenPlace,
     ScreenPlaces,
+    after_drawn,
     after_this_change,
     alert_html,
     button,
     choice,
+    first_parts_first,
     html_pane,
     select,
     wrap_row,
@@ -141,6 +143,12 @@ class FateScreens(pn.viewable.Viewer):
         self._place_fight(shown=False)
         return True
 
+    def first_screen_first(self) -> None:
+        """Drawn on a tap: the skill check's first screen goes to the page first, its share panel
+        and the rest after it."""
+        self.check_view.first_screen_first()
+        first_parts_first(self.share_slot, 0)
+
     def _new_fight_place(self) -> ScreenPlace:
         return ScreenPlace(self.fight_view, visible=False)
 
@@ -148,7 +156,7 @@ class FateScreens(pn.viewable.Viewer):
         """Put the fight screen in the page beside the skill check, shown or hidden."""
         if shown:  # made on the tap: its first screen goes to the page first
             self.fight_view.hold_back()
-            after_this_change(self.fight_view.complete)
+            after_drawn(self.fight_view.complete)
         place = self._new_fight_place()
         place.visible = shown
         self.fight_place = place
@@ -546,8 +554,11 @@ class KostkaApp(pn.viewable.Viewer):
         return ScreenPlace(*self.view_with_share(system))
 
     def _place(self, system: str, shown: bool = True) -> None:
-        """Put ``system``'s screen in the page, shown or hidden."""
+        """Put ``system``'s screen in the page, shown or hidden. Shown on a tap (start-up over), its
+        first screen goes to the page first and the rest after it (its ``first_screen_first``)."""
         place = self._new_place(system)
+        if shown and self._stored_loaded:
+            self.view_of(system).first_screen_first()
         place.visible = shown
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored

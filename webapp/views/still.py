@@ -9,18 +9,25 @@ left to make. Each touch of the page, and each change drawn, waits the delay aga
 starts while the player is busy, and a tap lands behind one step at most. Each step is timed in
 the page, from the moment sent until its answer is taken in (a ``kostka-still-step`` performance
 measure, which ``benchmarks/bench_table.py`` reads).
+
+It also tells Python when the page has drawn what it was sent (:meth:`StillPage.after_drawn`):
+a screen made on a tap sends its first screen, and the rest once the page has shown it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, ClassVar
 
 import panel as pn
 import param
+from panel.io.state import set_curdoc
 
+from .common import after_this_change, drawn_by
 from .component import Component
 
 __all__ = ["StillPage"]
@@ -34,9 +41,16 @@ class StillPage(Component):
     still = param.Integer(default=0, doc="The last still moment the browser has sent")
     answered = param.Integer(default=0, doc="The last still moment Python has answered")
     more = param.Boolean(default=True, doc="Whether Python has anything left to make")
+    drawing = param.Integer(default=0, doc="The last change Python has asked the page to say it has drawn")
+    drawn = param.Integer(default=0, doc="The last such change the page has drawn")
+    settle = param.Integer(default=200, bounds=(0, None), doc="How long the page waits still before it says so, in ms")
 
     #: The parameters the moments and their answers travel in: their changes leave the page still.
-    _OWN: ClassVar[frozenset[str]] = frozenset({"delay", "still", "answered", "more"})
+    _OWN: ClassVar[frozenset[str]] = frozenset({"delay", "still", "answered", "more", "drawing", "drawn", "settle"})
+
+    #: How long a step waits for the page to say it has drawn what came before it (an answer lost
+    #: on the way never holds it back for longer), in seconds.
+    DRAWN_WAIT = 2.0
 
     _esm = """
 export function render({ model, view }) {
@@ -55,13 +69,22 @@ export function render({ model, view }) {
       model.still = asked.moment;
     }, model.delay);
   };
+  // Python asks when what it sent before ``drawing`` is on screen: answered once the page and the
+  // player's hands have been still for a short moment since (a frame has shown it, and a tap
+  // meanwhile reaches Python first: it waits behind no rest of a screen).
+  let settle = null;
+  const answerLater = () => {
+    clearTimeout(settle);
+    settle = model.drawing > model.drawn ? setTimeout(() => { model.drawn = model.drawing; }, model.settle) : null;
+  };
+  const touched = () => { arm(); answerLater(); };
   for (const kind of ["pointerdown", "click", "keydown", "input", "focusin", "wheel", "scroll"]) {
-    document.addEventListener(kind, arm, { capture: true, passive: true });
+    document.addEventListener(kind, touched, { capture: true, passive: true });
   }
   // A page still taking in Python's changes (a screen being drawn) is not still either. The next
   // moment is counted once an answer has been taken in (a change made while the page applies
   // Python's changes is not sent back).
-  view.model.document?.on_change(() => queueMicrotask(arm), true);
+  view.model.document?.on_change(() => queueMicrotask(touched), true);
   arm();
 }
 """
@@ -71,7 +94,11 @@ export function render({ model, view }) {
         self._step: Callable[[], bool] = lambda: False
         self._watched: Any = None  # the document whose changes are watched
         self._last_change = -math.inf
+        self._after_drawn: list[tuple[int, Callable[[], None]]] = []  # (its number, the step)
+        self._asked = 0  # the last question's number
+        self._asking = False  # whether it is still to be sent
         self.param.watch(self._still, "still")
+        self.param.watch(self._drawn, "drawn")
 
     def on_still(self, step: Callable[[], bool]) -> None:
         """Call ``step()`` in each still moment; it makes one thing and says whether more is left."""
@@ -84,6 +111,40 @@ export function render({ model, view }) {
             self._watched = doc
             doc.on_change(self._changed)
             self._last_change = time.monotonic()
+            drawn_by[doc] = self.after_drawn
+
+    def after_drawn(self, step: Callable[[], None]) -> None:
+        """Run ``step`` once the page has drawn what is being changed now and been still for
+        ``settle`` ms since: the page shows a screen's first part before it takes in the next, and
+        a tap meanwhile is answered before it. The question follows this callback's changes, so
+        the page answers after taking them in; no answer within ``DRAWN_WAIT`` s counts as one.
+        In the browser's worker (its event loop running), through
+        :func:`~webapp.views.common.after_drawn` once the page is watched."""
+        if self._asking:  # the same question as the steps before it in this callback
+            self._after_drawn.append((self._asked, step))
+            return
+        self._asked += 1
+        number = self._asked
+        self._after_drawn.append((number, step))
+        self._asking = True
+
+        def ask() -> None:
+            self._asking = False
+            doc = pn.state.curdoc
+            self.drawing = number
+            asyncio.get_running_loop().call_later(self.DRAWN_WAIT, lambda: self._run_drawn(number, doc))
+
+        after_this_change(ask)
+
+    def _drawn(self, event: Any) -> None:
+        self._run_drawn(event.new, pn.state.curdoc)
+
+    def _run_drawn(self, upto: int, doc: Any) -> None:
+        due = [step for number, step in self._after_drawn if number <= upto]
+        self._after_drawn = [(number, step) for number, step in self._after_drawn if number > upto]
+        with set_curdoc(doc) if doc is not None else nullcontext():
+            for step in due:
+                step()
 
     def wake(self) -> None:
         """There may be something to make again (a new screen was shown)."""
