@@ -616,3 +616,36 @@ def test_a_screen_drawn_on_a_tap_shows_its_check_first_and_the_rest_once_the_pag
     expect(page.get_by_test_id("p-success").filter(visible=True)).to_have_count(1)  # (One Ring's is hidden)
     expect(page.get_by_role("button", name="Link to this check", exact=True)).to_be_visible()
     expect(page.get_by_label("Favour of the gods", exact=True)).to_be_visible()
+
+
+#: The label of each button whose text is ``name`` and the button it sits in, as boxes (through
+#: every shadow root): a download button's label is a link inside its button.
+LABEL_IN_BUTTON_JS = """
+(name) => {
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.childElementCount === 0 && el.textContent.trim() === name && el.closest("button")) {
+        const [label, button] = [el.getBoundingClientRect(), el.closest("button").getBoundingClientRect()];
+        const text = document.createRange();
+        text.selectNodeContents(el);
+        const line = text.getBoundingClientRect();
+        out.push({text: (line.top + line.bottom) / 2, button: (button.top + button.bottom) / 2, label: label.height});
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["Export the log", "Clear the log"])
+def test_a_buttons_label_sits_in_its_middle_download_buttons_too(tablet: Page, site_url: str, name: str):
+    """A download button's label is a link inside the button: its text sits in the button's middle,
+    as the text of the button beside it does (it sat at the top)."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    found = page.evaluate(LABEL_IN_BUTTON_JS, name)
+    assert found and all(abs(f["text"] - f["button"]) <= 2 for f in found), found
