@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from worker import in_the_worker
 
 from webapp.views.common import NumberInput
 from webapp.views.fight import FightView
@@ -328,19 +329,6 @@ def test_the_fight_screen_is_prepared_hidden_while_the_skill_check_is_shown(app)
     assert screens.body.objects == [screens.check_place, screens.fight_place]
 
 
-def in_the_worker(monkeypatch, tap):
-    """Run ``tap`` (a coroutine function) as the browser's worker runs a tap: with each change sent
-    as made, on an event loop of its own (a thread's: a test before may have left one running)."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
-    from webapp.views import common
-
-    monkeypatch.setattr(common, "SENT_AS_MADE", True)
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, tap()).result()
-
-
 def test_a_fight_made_on_the_tap_sends_its_first_screen_first_then_the_rest(app, monkeypatch):
     """In the browser's worker, the fight screen made on the tap holds only the monsters and the
     encounter until the event loop's next turn: the page draws them while Python makes the cards
@@ -357,7 +345,7 @@ def test_a_fight_made_on_the_tap_sends_its_first_screen_first_then_the_rest(app,
         return fight, first
 
     fight, first = in_the_worker(monkeypatch, tap_fight)
-    assert first == fight._cards[: FightView.FIRST_SCREEN] and len(fight._cards) > FightView.FIRST_SCREEN
+    assert first == fight._cards[: FightView.FIRST_PARTS] and len(fight._cards) > FightView.FIRST_PARTS
     assert fight.__panel__().objects == fight._cards
     assert screens.fight_place.visible and screens.body.objects == [screens.check_place, screens.fight_place]
 

@@ -8,6 +8,7 @@ import panel as pn
 import pytest
 from bokeh.document import Document
 from panel.io.state import set_curdoc
+from worker import in_the_worker
 
 from webapp.views.still import StillPage
 
@@ -99,12 +100,9 @@ def first_switch_in_the_worker(monkeypatch, answer: bool) -> dict:
     change sent as made, on an event loop), the page answering that it has drawn the first part
     (``answer``) or never answering."""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
-    from webapp.views import common
     from webapp.views.shell import KostkaApp
 
-    monkeypatch.setattr(common, "SENT_AS_MADE", True)
     monkeypatch.setattr(StillPage, "DRAWN_WAIT", 0.3)
     doc = Document()
     with set_curdoc(doc):
@@ -131,8 +129,7 @@ def first_switch_in_the_worker(monkeypatch, answer: bool) -> dict:
             await asyncio.sleep(0.5)
             seen["given up"] = list(check._layout.objects)
 
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, tap()).result()
+    in_the_worker(monkeypatch, tap)
     seen["whole"] = list(check._layout.objects)
     seen["check"] = check
     return seen

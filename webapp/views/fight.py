@@ -37,6 +37,7 @@ from .common import (
     button,
     checkbox,
     choice,
+    first_parts_first,
     html_pane,
     percent,
     select,
@@ -115,17 +116,12 @@ class FightView(pn.viewable.Viewer):
         self._layout = pn.Column(*self._cards, sizing_mode="stretch_width")
 
     #: The cards a tablet's or a phone's first screen shows: the monsters and the encounter.
-    FIRST_SCREEN = 2
+    FIRST_PARTS = 2
 
-    def hold_back(self) -> None:
-        """Leave the cards below the first screen out of the layout until :meth:`complete`: the screen
-        made on a tap then sends its first screen, and the rest after it."""
-        self._layout.objects = self._cards[: self.FIRST_SCREEN]
-
-    def complete(self) -> None:
-        """Put back the cards :meth:`hold_back` left out."""
-        if len(self._layout.objects) < len(self._cards):
-            self._layout.objects = list(self._cards)
+    def first_screen_first(self) -> None:
+        """Drawn on a tap: the monsters and the encounter go to the page first, the cards below them
+        after."""
+        first_parts_first(self._layout, self.FIRST_PARTS)
 
     # -- helpers ----------------------------------------------------------------------------------------------
     def _field(self, model: Any, pname: str, label: str, width: int = 120, **kw: Any) -> TextField:

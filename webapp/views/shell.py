@@ -45,7 +45,6 @@ from .common import (
     Binder,
     ScreenPlace,
     ScreenPlaces,
-    after_drawn,
     after_this_change,
     alert_html,
     button,
@@ -155,8 +154,7 @@ class FateScreens(pn.viewable.Viewer):
     def _place_fight(self, shown: bool) -> None:
         """Put the fight screen in the page beside the skill check, shown or hidden."""
         if shown:  # made on the tap: its first screen goes to the page first
-            self.fight_view.hold_back()
-            after_drawn(self.fight_view.complete)
+            self.fight_view.first_screen_first()
         place = self._new_fight_place()
         place.visible = shown
         self.fight_place = place
