@@ -149,6 +149,10 @@ PYODIDE_NAMES = ["_makeSnapshot", "_loadSnapshot", "_snapshotDeserializer", "mak
 # programs use: the bytecode compiler (programs/pyc_compiler.py) writes .pyc files as the import
 # system does.
 PYODIDE_STDLIB_NAMES = {"importlib/_bootstrap_external.py": ["_code_to_timestamp_pyc"]}
+# How Pyodide's Emscripten runtime grows the WebAssembly memory (pyodide.asm.js): from JavaScript,
+# by the memory's grow(), a failure caught and reported to the allocator, which then fails the
+# allocation. programs/snapshot.js relies on it to zero the freed memory without growing it.
+PYODIDE_GROW_MEMORY = "try{wasmMemory.grow(pages);updateMemoryViews();return 1}catch(e){}"
 # The first word of a Pyodide 0.27 memory snapshot (static/worker.js checks it before restoring).
 PYODIDE_SNAPSHOT_MAGIC = 1886286592
 PYODIDE_SNAPSHOT_RELEASE = PYODIDE_VERSION

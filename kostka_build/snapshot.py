@@ -120,6 +120,7 @@ def make_snapshot(
                 "leftOut": sorted(config.SNAPSHOT_LEFT_OUT),
                 "kept": list(config.SNAPSHOT_KEPT),
                 "python": python,
+                "zero": program("snapshot_zero.py"),
             },
             "making the interpreter snapshot",
         )

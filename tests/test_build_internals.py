@@ -124,6 +124,7 @@ def test_pyodide_has_the_snapshot_api_the_worker_uses():
     code = (NPM / "pyodide.js").read_text(encoding="utf-8") + (NPM / "pyodide.asm.js").read_text(encoding="utf-8")
     missing = [name for name in internals.PYODIDE_NAMES if name not in code]
     assert missing == [], f"pyodide {config.PYODIDE_VERSION} lacks {missing}"
+    assert internals.PYODIDE_GROW_MEMORY in code, "Pyodide's runtime grows its memory otherwise"
     with zipfile.ZipFile(NPM / "python_stdlib.zip") as stdlib:
         for module, names in internals.PYODIDE_STDLIB_NAMES.items():
             source = stdlib.read(module).decode("utf-8")

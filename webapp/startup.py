@@ -24,8 +24,8 @@ from typing import Any
 
 from bokeh.core.serialization import Serialized
 from bokeh.document import Document
-from bokeh.io.doc import set_curdoc
-from panel.io.state import state
+from bokeh.io.doc import set_curdoc as set_bokeh_curdoc
+from panel.io.state import set_curdoc, state
 
 from webapp.i18n import normalise_language
 from webapp.views.shell import KostkaApp
@@ -70,11 +70,14 @@ def prepared_languages() -> list[str]:
 
 
 def make_screens() -> None:
-    """Make every screen's Python objects in each prepared app (:meth:`KostkaApp.make_screens`):
-    the snapshot holds them, and a visitor's first switch to a system draws its screen without
-    making it first. Nothing is drawn: the documents stay as they are."""
+    """Make every screen's Python objects in each prepared app (:meth:`KostkaApp.make_screens`),
+    and draw the first screen of each one not shown into its document, hidden
+    (:meth:`KostkaApp.place_first_screens`): the snapshot holds them, and a visitor's first switch
+    to a system, or to Fate & Doom's fight, shows a first screen the page has already drawn."""
     for prepared in _prepared.values():
-        prepared.app.make_screens()
+        with set_curdoc(prepared.doc):
+            prepared.app.make_screens()
+            prepared.app.place_first_screens()
 
 
 def write_prepared(serialise: Callable[[Document], Written]) -> None:
@@ -98,7 +101,7 @@ def welcome(language: str) -> Written | None:
     prepared = _prepared.pop(lang, None) or _prepared.pop(next(iter(_prepared)))
     _prepared.clear()  # one visitor; the other languages' apps are never drawn
     app, doc, written = prepared.app, prepared.doc, prepared.written
-    set_curdoc(doc)
+    set_bokeh_curdoc(doc)
     state.curdoc = doc
     # Panel's worker holds the document's changes until the page has drawn it, then sends them.
     # Every change made so far is in the document the page is about to get, and nothing listens

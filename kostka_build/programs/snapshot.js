@@ -18,6 +18,20 @@ const serializer = (value) => {
 const deserializer = () => {
   throw new Error("unexpected object in the snapshot");
 };
+// Python overwrites the memory it has freed with zeros (snapshot_zero.py) while the WebAssembly
+// memory cannot grow: an allocation that finds no room fails instead of growing it (Pyodide's runtime
+// grows it by the memory's grow(), kostka_build/internals.py PYODIDE_GROW_MEMORY).
+function zeroFreed(py, code) {
+  const grow = WebAssembly.Memory.prototype.grow;
+  WebAssembly.Memory.prototype.grow = () => { throw new RangeError("the memory may not grow now"); };
+  try {
+    py.runPython(code);
+  } finally {
+    WebAssembly.Memory.prototype.grow = grow;
+  }
+  console.error(`zeroed ${py.runPython("_zeroed")} bytes`);
+  py.runPython("del _zeroed");
+}
 (async () => {
   if (job.mode === "make") {
     const py = await loadPyodide({indexURL: job.pyodide + "/", _makeSnapshot: true});
@@ -31,6 +45,7 @@ const deserializer = () => {
       fs.writeFileSync(job[name], py.FS.readFile(`/tmp/${name}.zip`));
       py.FS.unlink(`/tmp/${name}.zip`);
     }
+    zeroFreed(py, job.zero);
     fs.writeFileSync(job.memory, py.makeMemorySnapshot({serializer}));
   } else {
     // restored with the standard library the site's worker restores it with (snapshot_pack.py)

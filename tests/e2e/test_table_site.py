@@ -470,18 +470,41 @@ def test_a_hidden_screen_is_left_out_of_the_page_layout_and_laid_out_again_when_
 
 def test_nothing_is_made_ahead_while_the_player_keeps_tapping(tablet: Page, site_url: str):
     """What the page makes ahead in a still moment waits while the player taps (a tap would wait
-    for it): Fate & Doom's fight screen is made only once the hands have been still a moment."""
+    for it): the rest of Fate & Doom's fight screen (its first screen is in the page from the
+    start, hidden) is made only once the hands have been still a moment."""
     page = tablet
     start(page, site_url + "?lang=en")
     page.get_by_role("button", name="Fate & Doom", exact=True).click()
     roll = page.get_by_role("button", name="Roll Skill with the chosen options", exact=True)
-    status = page.get_by_test_id("encounter-status")
+    expect(page.get_by_test_id("encounter-status")).to_be_attached()  # the first screen, hidden
+    status = page.get_by_test_id("duel-readout")  # the odds card, under it
     for _ in range(8):  # four seconds of rolls, more than twice the still moment
         roll.click()
         page.wait_for_timeout(500)
         expect(status).to_have_count(0)
     expect(status).to_be_attached()  # then, still: made…
     expect(status).to_be_hidden()  # …out of sight
+
+
+def test_a_first_switch_right_after_start_shows_the_first_screen_drawn_at_start(tablet: Page, site_url: str):
+    """Each other screen's first screen is in the page from the start, hidden (and Fate & Doom's
+    fight's): a first switch as soon as the page is ready shows those very elements, and the rest
+    of the screen follows (GURPS's contest)."""
+    page = tablet
+    start(page, site_url + "?lang=en")
+    for testid, mark in (("effective-skill", "gurps"), ("encounter-status", "fight")):
+        drawn = page.get_by_test_id(testid)
+        expect(drawn).to_be_attached()
+        expect(drawn).to_be_hidden()
+        drawn.evaluate("(el, mark) => { el.dataset.kept = mark; }", mark)
+    expect(page.get_by_role("button", name="Roll the contest", exact=True)).to_have_count(0)  # not its rest
+    page.get_by_role("button", name="GURPS", exact=True).click()
+    expect(page.locator("[data-kept=gurps]")).to_be_visible()  # the same element, not one drawn anew
+    expect(page.get_by_role("button", name="Roll the contest", exact=True)).to_be_attached()  # then the rest
+    page.get_by_role("button", name="Fate & Doom", exact=True).click()
+    page.get_by_role("button", name="Fight", exact=True).click()
+    expect(page.locator("[data-kept=fight]")).to_be_visible()
+    expect(page.get_by_test_id("duel-readout")).to_be_visible()
 
 
 def test_the_fight_screen_is_made_hidden_while_the_skill_check_is_still_and_opens_as_made(tablet: Page, site_url: str):

@@ -362,6 +362,35 @@ def test_a_fight_made_ahead_is_whole_when_shown(app, monkeypatch):
     assert in_the_worker(monkeypatch, tap_fight) == screens.fight_view._cards
 
 
+def test_a_fight_drawn_at_start_is_only_shown_on_the_tap_then_made_whole(app, monkeypatch):
+    """As the static site starts: the fight's first screen is in the page, hidden. *Fight* tapped
+    makes no model in the worker's tap; the cards below follow once the page has drawn it."""
+    import asyncio
+
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    doc = Document()
+    with set_curdoc(doc):
+        doc.add_root(app.__panel__().get_root(doc))
+        app.make_screens()
+        app.place_first_screens()
+    screens = app.view_of("fate")
+    fight = screens.fight_view
+
+    async def tap_fight():
+        models = set(doc.models)
+        with set_curdoc(doc):
+            screens.switch.value = "fight"
+        shown = (len(set(doc.models) - models), list(fight.__panel__().objects))
+        await asyncio.sleep(0.05)  # the page is asked, and has no still page to answer: at once
+        return shown
+
+    made, first = in_the_worker(monkeypatch, tap_fight)
+    assert made == 0 and first == fight._cards[: FightView.FIRST_PARTS]
+    assert fight.__panel__().objects == fight._cards and screens.fight_place.visible
+
+
 def test_outside_the_worker_the_fight_screen_is_whole_at_once(app):
     """A Panel server or plain Python, even with an event loop running: every card at once."""
     import asyncio

@@ -174,26 +174,61 @@ def test_each_language_has_its_app_prepared_and_written(page_doc):
         welcome("en")  # one visitor: the other languages' apps are let go
 
 
-def test_every_screen_of_a_prepared_app_is_made_ahead_and_none_drawn(page_doc):
-    """The snapshot holds each prepared app's screens as Python objects, the fight's included: a
-    visitor's first switch to a system only draws its screen. The documents are not touched."""
+def drawn_in(doc: Document, part) -> bool:
+    """Whether Panel's ``part`` has a model in ``doc``."""
+    return any(model.document is doc for model, _ in part._models.values())
+
+
+def test_every_screen_of_a_prepared_app_is_made_ahead_and_each_first_screen_drawn_hidden(page_doc):
+    """The snapshot holds each prepared app's screens as Python objects, the fight's included, and
+    its document holds each screen not shown with only its first screen, hidden: a visitor's first
+    switch to a system, or to the fight, shows what the page has already drawn; the rest follows."""
     prepared = {lang: _prepared_app(lang) for lang in ("en", "ru")}
-    before = {lang: _serialise(doc) for lang, (_, doc) in prepared.items()}
     made = {lang: set(app._views) for lang, (app, _) in prepared.items()}
     make_screens()
     for lang, (app, doc) in prepared.items():
         assert made[lang] == {"one-ring"} and set(app._views) == set(SCREENS)
-        assert app.view_of("fate")._fight is not None  # the fight's objects too
-        assert _serialise(doc) == before[lang]  # nothing drawn
+        fate = app.view_of("fate")
+        assert fate._fight is not None  # the fight's objects too
+        assert [app._screens[system].visible for system in SCREENS] == [True, False, False]
+        assert fate.fight_place is not None and not fate.fight_place.visible
+        for view in (app.view_of("gurps"), fate.check_view, fate.fight_view):
+            parts = view._layout.objects
+            assert len(parts) == view.FIRST_PARTS and all(drawn_in(doc, part) for part in parts)
+        assert fate.share_slot.objects == []
     app, doc = prepared["ru"]
     gurps = app.view_of("gurps")
+    held = gurps._layout.objects[0]
     welcome("ru")
     with set_curdoc(doc):
         app.page_ready()
         app.store.param.update(values={}, loaded=True)
-        app.state.system = "gurps"
-    assert app.view_of("gurps") is gurps and gurps.__panel__()._models  # the view made ahead, drawn
+        app.state.system = "gurps"  # the rest follows at once outside the browser's worker
+    assert app.view_of("gurps") is gurps and gurps._layout.objects[0] is held and len(gurps._layout.objects) > 3
+    assert all(drawn_in(doc, part) for part in gurps._layout.objects) and app._screens["gurps"].visible
     assert "Бросок: Воля" in json.dumps(doc.to_json(), ensure_ascii=False)
+
+
+def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc):
+    """A returning player's stored system is shown whole while the loading screen still covers the
+    page, and the still moments draw the rest of each other screen, hidden, one step at a time."""
+    app, doc = _prepared_app("en")
+    make_screens()
+    welcome("en")
+    fate = app.view_of("fate")
+    with set_curdoc(doc):
+        app.page_ready()
+        app.state.system = "fate"  # what the storage said, read before the page is shown
+        assert len(fate.check_view._layout.objects) > fate.check_view.FIRST_PARTS and fate.share_slot.objects
+        assert len(app.view_of("gurps")._layout.objects) == app.view_of("gurps").FIRST_PARTS
+        app.store.param.update(values={}, loaded=True)
+        steps = 0
+        while app._prepare_step("fate"):
+            steps += 1
+    assert steps == 2  # the rest of the fight, then of GURPS's screen (The One Ring's is whole)
+    for view in (app.view_of("gurps"), fate.check_view, fate.fight_view):
+        assert len(view._layout.objects) > view.FIRST_PARTS
+        assert all(drawn_in(doc, part) for part in view._layout.objects)
 
 
 def test_a_language_without_a_prepared_app_is_switched_to(page_doc, monkeypatch):

@@ -95,10 +95,11 @@ def test_a_page_watched_from_the_start_makes_a_step_in_its_first_still_moment():
         assert steps == [1] and page.answered == 1
 
 
-def first_switch_in_the_worker(monkeypatch, answer: bool) -> dict:
+def first_switch_in_the_worker(monkeypatch, answer: bool, first_screens: bool = False) -> dict:
     """A first switch to Fate & Doom once start-up is over, as the browser's worker runs it (each
     change sent as made, on an event loop), the page answering that it has drawn the first part
-    (``answer``) or never answering."""
+    (``answer``) or never answering; with ``first_screens``, each screen's first screen drawn
+    hidden at start, as the static site's snapshot has them."""
     import asyncio
 
     from webapp.views.shell import KostkaApp
@@ -108,14 +109,19 @@ def first_switch_in_the_worker(monkeypatch, answer: bool) -> dict:
     with set_curdoc(doc):
         app = KostkaApp()
         doc.add_root(app.__panel__().get_root(doc))
+        if first_screens:
+            app.make_screens()
+            app.place_first_screens()
         app.page_ready()
         app.store.param.update(values={}, loaded=True)
     check = app.view_of("fate").check_view
     seen: dict = {}
 
     async def tap() -> None:
+        models = set(doc.models)
         with set_curdoc(doc):
             app.state.system = "fate"
+        seen["new models"] = len(set(doc.models) - models)
         seen["sent"] = list(check._layout.objects)
         seen["share sent"] = list(app.view_of("fate").share_slot.objects)
         await asyncio.sleep(0.05)  # the worker's next turns: the question goes to the page
@@ -151,3 +157,14 @@ def test_a_page_that_never_answers_gets_the_rest_of_the_screen_all_the_same(monk
     seen = first_switch_in_the_worker(monkeypatch, answer=False)
     assert seen["before the answer"] == seen["sent"] != seen["whole"]
     assert seen["given up"] == seen["whole"]
+
+
+def test_a_first_screen_drawn_at_start_is_only_shown_on_a_tap_and_the_rest_follows(monkeypatch):
+    """As the static site starts: Fate & Doom's first screen is in the page, hidden, and a first
+    switch to it makes no model on the tap; the rest is sent once the page has shown it."""
+    seen = first_switch_in_the_worker(monkeypatch, answer=True, first_screens=True)
+    check = seen["check"]
+    assert seen["new models"] == 0 and seen["share sent"] == []
+    assert seen["sent"] == seen["whole"][: check.FIRST_PARTS] and len(seen["whole"]) > check.FIRST_PARTS
+    assert seen["asked"] == 1 and seen["before the answer"] == seen["sent"]
+    assert seen["answered"] == seen["whole"]

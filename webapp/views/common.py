@@ -41,8 +41,11 @@ __all__ = [
     "after_drawn",
     "after_this_change",
     "button",
-    "first_parts_first",
     "checkbox",
+    "complete",
+    "complete_once_drawn",
+    "first_screen_first",
+    "hold_back",
     "html_pane",
     "percent",
     "models_frozen",
@@ -110,20 +113,49 @@ def after_drawn(step: Callable[[], None]) -> None:
     (later or after_this_change)(step)
 
 
-def first_parts_first(column: pn.Column, n: int) -> None:
-    """Send ``column``'s first ``n`` parts to the page now and the rest once it has drawn them
-    (:func:`after_drawn`): a screen made on a tap shows its first screen sooner, and the parts
-    below it follow while the player reads it. Elsewhere the column stays whole."""
-    parts = list(column.objects)
-    if len(parts) <= n:
-        return
-    column.objects = first = parts[:n]
+#: Each column whose lower parts are held back (:func:`hold_back`): the parts it shows, and all of them.
+_held: weakref.WeakKeyDictionary[pn.Column, tuple[list[Any], list[Any]]] = weakref.WeakKeyDictionary()
 
-    def complete() -> None:
-        if column.objects == first:  # (unless something has changed them since)
-            column.objects = parts
 
-    after_drawn(complete)
+def hold_back(view: Any) -> None:
+    """Keep only ``view``'s first screen in the page: each column of its ``first_screen`` (pairs of a
+    column and how many of its first parts a first screen needs) keeps its first parts, and the rest
+    waits for :func:`complete`."""
+    for column, n in view.first_screen:
+        parts = list(column.objects)
+        if len(parts) > n and column not in _held:
+            first = parts[:n]
+            _held[column] = (first, parts)
+            column.objects = first
+
+
+def complete(view: Any) -> bool:
+    """Put back what :func:`hold_back` held of ``view`` (unless its columns have changed since);
+    whether anything was held."""
+    held = False
+    for column, _ in view.first_screen:
+        parts = _held.pop(column, None)
+        if parts is not None:
+            held = True
+            if column.objects == parts[0]:
+                column.objects = parts[1]
+    return held
+
+
+def complete_once_drawn(view: Any) -> None:
+    """:func:`complete` ``view`` once the page has drawn what is changing now (:func:`after_drawn`),
+    if anything of it is held back: a screen whose first screen alone was drawn, shown on a tap,
+    shows that at once, and the parts below it follow while the player reads it."""
+    if any(column in _held for column, _ in view.first_screen):
+        after_drawn(lambda: complete(view))
+
+
+def first_screen_first(view: Any) -> None:
+    """Send ``view``'s first screen to the page now and the rest once it has drawn it
+    (:func:`complete_once_drawn`): a screen drawn on a tap shows its first screen sooner. Elsewhere
+    the screen goes whole."""
+    hold_back(view)
+    complete_once_drawn(view)
 
 
 class ScreenPlace(pn.layout.ListPanel):

@@ -19,7 +19,6 @@ from .common import (
     TextField,
     attempt,
     checkbox,
-    first_parts_first,
     html_pane,
     name_field,
     percent,
@@ -109,9 +108,11 @@ class FateView(pn.viewable.Viewer):
     #: The parts a first screen needs at once: the check's row, its error and its chance.
     FIRST_PARTS = 3
 
-    def first_screen_first(self) -> None:
-        """Drawn on a tap: the check's row and chance go to the page first, the sheet and the rest after."""
-        first_parts_first(self._layout, self.FIRST_PARTS)
+    @property
+    def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
+        """What a first screen shows at once (:func:`~webapp.views.common.hold_back`): the check's
+        row and its chance; the sheet and the rest can follow."""
+        return ((self._layout, self.FIRST_PARTS),)
 
     def _show_note(self) -> None:
         tr = self.tr

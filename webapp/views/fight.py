@@ -37,7 +37,6 @@ from .common import (
     button,
     checkbox,
     choice,
-    first_parts_first,
     html_pane,
     percent,
     select,
@@ -118,10 +117,11 @@ class FightView(pn.viewable.Viewer):
     #: The cards a tablet's or a phone's first screen shows: the monsters and the encounter.
     FIRST_PARTS = 2
 
-    def first_screen_first(self) -> None:
-        """Drawn on a tap: the monsters and the encounter go to the page first, the cards below them
-        after."""
-        first_parts_first(self._layout, self.FIRST_PARTS)
+    @property
+    def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
+        """What a first screen shows at once (:func:`~webapp.views.common.hold_back`): the monsters
+        and the encounter; the cards below them can follow."""
+        return ((self._layout, self.FIRST_PARTS),)
 
     # -- helpers ----------------------------------------------------------------------------------------------
     def _field(self, model: Any, pname: str, label: str, width: int = 120, **kw: Any) -> TextField:

@@ -36,7 +36,6 @@ from .common import (
     button,
     checkbox,
     choice,
-    first_parts_first,
     html_pane,
     name_field,
     number_input,
@@ -472,10 +471,11 @@ class GurpsView(pn.viewable.Viewer):
     #: The parts a first screen needs at once: the view switch, the sheet and the roll's chance.
     FIRST_PARTS = 3
 
-    def first_screen_first(self) -> None:
-        """Drawn on a tap: the sheet and its roll go to the page first; the charts, the share
-        panel and the contest after them."""
-        first_parts_first(self._layout, self.FIRST_PARTS)
+    @property
+    def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
+        """What a first screen shows at once (:func:`~webapp.views.common.hold_back`): the sheet and
+        its roll; the charts, the share panel and the contest can follow."""
+        return ((self._layout, self.FIRST_PARTS),)
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
     def _edit_sheet(self, groups: tuple[tuple[str, ...], ...]) -> EditSheet:

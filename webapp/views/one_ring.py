@@ -28,7 +28,6 @@ from .common import (
     alert_html,
     attempt,
     checkbox,
-    first_parts_first,
     html_pane,
     name_field,
     percent,
@@ -284,10 +283,11 @@ class OneRingView(pn.viewable.Viewer):
     #: The parts a first screen needs at once: the view switch and the sheet.
     FIRST_PARTS = 2
 
-    def first_screen_first(self) -> None:
-        """Drawn on a tap: the sheet goes to the page first; the roll's options, its chance and the
-        charts after it."""
-        first_parts_first(self._layout, self.FIRST_PARTS)
+    @property
+    def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
+        """What a first screen shows at once (:func:`~webapp.views.common.hold_back`): the sheet;
+        the roll's options, its chance and the charts can follow."""
+        return ((self._layout, self.FIRST_PARTS),)
 
     def _hope_label(self) -> None:
         tr = self.tr

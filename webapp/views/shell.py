@@ -49,8 +49,12 @@ from .common import (
     alert_html,
     button,
     choice,
-    first_parts_first,
+    complete,
+    complete_once_drawn,
+    first_screen_first,
+    hold_back,
     html_pane,
+    models_frozen,
     select,
     wrap_row,
 )
@@ -137,50 +141,65 @@ class FateScreens(pn.viewable.Viewer):
     def prepare(self) -> bool:
         """Make the fight screen, hidden, before it is asked for (the app calls this once the page has
         been still for a moment): opening it then only shows it. Whether anything was made."""
-        if self.fight_place is not None:
-            return False
-        self._place_fight(shown=False)
-        return True
+        if self.fight_place is None:
+            self._place_fight(shown=False)
+            return True
+        return complete(self.fight_view)  # its first screen drawn at start: the rest
 
-    def first_screen_first(self) -> None:
-        """Drawn on a tap: the skill check's first screen goes to the page first, its share panel
-        and the rest after it."""
-        self.check_view.first_screen_first()
-        first_parts_first(self.share_slot, 0)
+    @property
+    def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
+        """What the skill check's first screen shows at once: its own (:meth:`FateView.first_screen`);
+        the share panel can follow."""
+        return (*self.check_view.first_screen, (self.share_slot, 0))
 
     def _new_fight_place(self) -> ScreenPlace:
         return ScreenPlace(self.fight_view, visible=False)
 
-    def _place_fight(self, shown: bool) -> None:
-        """Put the fight screen in the page beside the skill check, shown or hidden."""
+    def _place_fight(self, shown: bool, first_screen: bool = False) -> None:
+        """Put the fight screen in the page beside the skill check, shown or hidden; with
+        ``first_screen``, only its first screen (:func:`~webapp.views.common.hold_back`)."""
         if shown:  # made on the tap: its first screen goes to the page first
-            self.fight_view.first_screen_first()
+            first_screen_first(self.fight_view)
+        elif first_screen:
+            hold_back(self.fight_view)
         place = self._new_fight_place()
         place.visible = shown
         self.fight_place = place
         self.body.objects = [self.check_place, place]
 
+    def place_first_screens(self) -> None:
+        """Put the fight's first screen in the page, hidden (with the app's first screens,
+        :meth:`KostkaApp.place_first_screens`)."""
+        if self.fight_place is None:
+            self._place_fight(shown=False, first_screen=True)
+
     def prepare_objects(self, in_the_page: bool = False) -> bool:
         """Make, one step at a time while another screen is shown, the fight screen's Python objects,
         then, once Fate & Doom's screen is in the page (``in_the_page``, hidden), draw the fight in
-        it, hidden: opening the fight then only shows it. Whether anything was made."""
+        it, hidden (or the rest of it, its first screen drawn at start): opening the fight then only
+        shows it. Whether anything was made."""
         if self._fight is None:
             self.fight_view  # noqa: B018 (made on first use)
             return True
-        if self.fight_place is not None or not in_the_page:
+        if not in_the_page:
             return False
-        self._place_fight(shown=False)
-        return True
+        if self.fight_place is None:
+            self._place_fight(shown=False)
+            return True
+        return complete(self.fight_view)  # its first screen drawn at start: the rest
 
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
         hidden, as a system's screen does: going back and forth sends only their visibility."""
         fight = event.new == "fight"
         self.check_place.visible = not fight
-        if self.fight_place is not None:
-            self.fight_place.visible = fight
-        elif fight:
-            self._place_fight(shown=True)
+        if self.fight_place is None:
+            if fight:
+                self._place_fight(shown=True)
+            return
+        self.fight_place.visible = fight
+        if fight:  # its first screen drawn at start, and not the rest yet: the rest once it is shown
+            complete_once_drawn(self.fight_view)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout
@@ -508,6 +527,24 @@ class KostkaApp(pn.viewable.Viewer):
             if isinstance(view, FateScreens):
                 view.fight_view  # noqa: B018 (made on first use)
 
+    def place_first_screens(self) -> None:
+        """Draw each screen not shown, hidden, with only its first screen (and Fate & Doom's fight's):
+        the static site's snapshot writes them into the page's first document
+        (:func:`webapp.startup.make_screens`), so that a first switch to a system, or *Fight* tapped
+        at once, only shows what the page has, and the rest follows once it is on screen
+        (:func:`~webapp.views.common.complete_once_drawn`), or in a still moment, hidden."""
+        with models_frozen(pn.state.curdoc):
+            for system in SCREENS:
+                view = self.view_of(system)
+                if system not in self._screens:
+                    place = self._new_place(system)
+                    hold_back(view)
+                    place.visible = False
+                    self._screens[system] = place
+                if isinstance(view, FateScreens):
+                    view.place_first_screens()
+            self.screen.objects = list(self._screens.values())
+
     def _checking(self) -> str | None:
         """The system whose check the screen sets up now (None on the fight screen)."""
         view = self._views.get(self.state.system)
@@ -541,6 +578,10 @@ class KostkaApp(pn.viewable.Viewer):
         system = self.state.system
         if system not in self._screens:
             self._place(system)
+        elif self._stored_loaded:  # a first screen drawn at start: the rest once it is on screen
+            complete_once_drawn(self._views[system])
+        else:  # the screen of the address or storage, drawn whole before the page is shown
+            complete(self._views[system])
         for shown, place in self._screens.items():
             place.visible = shown == system
         getattr(self._views.get(system), "shown", lambda: None)()
@@ -556,7 +597,7 @@ class KostkaApp(pn.viewable.Viewer):
         first screen goes to the page first and the rest after it (its ``first_screen_first``)."""
         place = self._new_place(system)
         if shown and self._stored_loaded:
-            self.view_of(system).first_screen_first()
+            first_screen_first(self.view_of(system))
         place.visible = shown
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored
@@ -598,6 +639,8 @@ class KostkaApp(pn.viewable.Viewer):
                 return True
             if other not in self._screens:
                 self._place(other, shown=False)
+                return True
+            if complete(self._views[other]):  # its first screen drawn at start: the rest, hidden
                 return True
         return any(
             getattr(view, "prepare_objects", lambda **_: False)(in_the_page=other in self._screens)
