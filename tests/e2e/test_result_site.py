@@ -152,6 +152,17 @@ def test_roll_buttons_are_named_by_what_they_roll(browser: Browser, site_url: st
         context.close()
 
 
+#: Three taps of a finger on a button, one after the other within one task of the page.
+TAP_TAP_TAP_JS = """(button) => {
+  for (let i = 0; i < 3; i++) {
+    for (const kind of ["pointerdown", "pointerup"]) {
+      button.dispatchEvent(new PointerEvent(kind, {bubbles: true, composed: true, pointerType: "touch"}));
+    }
+    button.click();
+  }
+}"""
+
+
 def test_a_burst_of_taps_on_one_check_makes_one_numbered_roll(browser: Browser, site_url: str):
     context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
     page = context.new_page()
@@ -162,11 +173,10 @@ def test_a_burst_of_taps_on_one_check_makes_one_numbered_roll(browser: Browser, 
         awareness = page.get_by_role("button", name="Roll Awareness", exact=True)
         awareness.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
-        box = awareness.bounding_box()
-        assert box is not None
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        for _ in range(3):  # tap-tap-tap, as fast as a finger, before the first roll has come back
-            page.touchscreen.tap(x, y)
+        # tap-tap-tap, all three before the first roll can have come back: dispatched in the page in
+        # one go (taps sent from outside land whenever the page's main thread takes them, after the
+        # answer on a busy box, which the guard rightly lets through as a new roll)
+        awareness.evaluate(TAP_TAP_TAP_JS)
         expect(status(page)).to_contain_text("You had a")
         page.wait_for_timeout(3000)  # any further roll the burst made would have come back by now
         rows = page.get_by_test_id("log").locator("tbody tr")
