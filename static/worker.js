@@ -318,6 +318,9 @@ async function startApplication() {
   const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(restored ? KOSTKA.welcome : KOSTKA.code);
   status(5, "render");
   self.postMessage({type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids});
+  // While the page draws the document, a roll with an app nobody sees, so that the browser has
+  // compiled a roll's code before the player's first one (webapp/startup.py, rehearse).
+  if (restored) inTurn(() => pyodide.runPythonAsync("from webapp.startup import rehearse\nrehearse()"));
 }
 
 startApplication().catch((error) => {

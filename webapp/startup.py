@@ -8,6 +8,13 @@ serialised (:func:`write_prepared`), for nobody yet. :func:`keep` marks each suc
 interpreter then has only :func:`welcome` left to run: it hands out the visitor's language's app
 and its document as already written, which is a small fraction of building and writing it.
 
+The browser runs code it has not run since the page opened several times slower than the next
+time: it compiles the interpreter's WebAssembly and JavaScript as they are first used, and none of
+that is in the snapshot (a roll made before the snapshot was taken leaves a visitor's first roll as
+slow). While the page draws the visitor's document the worker has nothing to do: it then rolls once
+with another language's app, which nobody sees (:func:`rehearse`), and lets that app go. The
+visitor's first roll then runs code the browser has compiled.
+
 A prepared app holds no visitor's data: the address, the browser's storage and the theme reach it
 once the page is drawn (``KostkaApp.page_ready``), as they do after a fresh boot. Roll seeds are
 drawn from the browser's crypto source when a roll is made, never from the interpreter's state.
@@ -35,6 +42,7 @@ __all__ = [
     "keep",
     "make_screens",
     "prepared_languages",
+    "rehearse",
     "visitor",
     "welcome",
     "write_prepared",
@@ -53,6 +61,8 @@ class _Prepared:
 
 
 _prepared: dict[str, _Prepared] = {}
+#: Another language's prepared app, kept by :func:`welcome` for :func:`rehearse`.
+_spare: _Prepared | None = None
 #: The app handed out by :func:`welcome`, if any.
 visitor: KostkaApp | None = None
 
@@ -94,12 +104,14 @@ def welcome(language: str) -> Written | None:
     prepared, another one is switched to it and None is returned: the document is then still to
     be written (``panel.io.pyodide.write_doc``). Raises RuntimeError when no app is left.
     """
-    global visitor
+    global visitor, _spare
     lang = normalise_language(language)
     if not _prepared:
         raise RuntimeError("no prepared app to hand out")
     prepared = _prepared.pop(lang, None) or _prepared.pop(next(iter(_prepared)))
-    _prepared.clear()  # one visitor; the other languages' apps are never drawn
+    # one visitor: the other languages' apps are never drawn, and one of them rehearses a roll
+    _spare = _prepared.popitem()[1] if _prepared else None
+    _prepared.clear()
     app, doc, written = prepared.app, prepared.doc, prepared.written
     set_bokeh_curdoc(doc)
     state.curdoc = doc
@@ -122,6 +134,18 @@ def welcome(language: str) -> Written | None:
         doc._session_context = None  # as write_doc leaves it: the page's changes apply at once
     visitor = app
     return written
+
+
+def rehearse() -> bool:
+    """Roll once with the spare app :func:`welcome` kept, in its own document, and let it go; what
+    it does reaches neither the visitor's app nor the page. Whether there was an app to roll with."""
+    global _spare
+    spare, _spare = _spare, None
+    if spare is None:
+        return False
+    with set_curdoc(spare.doc):
+        spare.app.view_of("one-ring").play_sheet.press("awareness")
+    return True
 
 
 def _removed(doc: Document, event: Any) -> bool:

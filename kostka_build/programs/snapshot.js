@@ -29,8 +29,6 @@ function zeroFreed(py, code) {
   } finally {
     WebAssembly.Memory.prototype.grow = grow;
   }
-  console.error(`zeroed ${py.runPython("_zeroed")} bytes`);
-  py.runPython("del _zeroed");
 }
 (async () => {
   if (job.mode === "make") {

@@ -3,7 +3,7 @@
 # runs this with the WebAssembly memory unable to grow: blocks of zeros, the largest first, are
 # held until the allocator has none of that size left (its freed chunks and the top of its heap),
 # then all are let go; the allocator's own headers are all that is written over them.
-def _zero_freed() -> int:
+def _zero_freed() -> None:
     import array
     import gc
 
@@ -15,10 +15,8 @@ def _zero_freed() -> int:
             held.append(array.array("B", [0]) * size)
         except MemoryError:
             size //= 2
-    zeroed = sum(len(block) for block in held)
     del held
-    return zeroed
 
 
-_zeroed = _zero_freed()
+_zero_freed()
 del _zero_freed

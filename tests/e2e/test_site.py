@@ -289,7 +289,7 @@ def test_a_snapshot_that_restores_but_cannot_run_the_app_is_not_used_again(
     context.close()
 
 
-def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_randomness(
+def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_randomness_and_roll_nothing(
     browser: Browser, server: Server
 ):
     """The snapshot holds an app prepared at build time for each language: each start gets the
@@ -307,6 +307,11 @@ def test_starts_restored_from_the_snapshot_keep_their_own_language_and_fresh_ran
                 "self.pyodide.runPython('import random, engine.rng; f\"{random.getrandbits(64)} {engine.rng.random_seed()}\"')"
             )
         )
+        # while the page drew the document, another language's app rolled once, nobody seeing it,
+        # and was let go (webapp/startup.py, rehearse): the visitor's app has rolled nothing
+        rehearsed = "from webapp import startup; f'{startup._spare} {len(startup.visitor.state.rolls.log.entries)}'"
+        assert worker.evaluate(f"self.pyodide.runPython({rehearsed!r})") == "None 0"
+        expect(tab.get_by_test_id(OUTCOME)).to_have_count(0)
     first, second = (d.split() for d in draws)
     assert first[0] != second[0] and first[1] != second[1], draws
     tab.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme, characters

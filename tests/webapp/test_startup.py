@@ -151,6 +151,7 @@ def page_doc(monkeypatch):
 
     monkeypatch.setattr(startup, "_prepared", {})
     monkeypatch.setattr(startup, "visitor", None)
+    monkeypatch.setattr(startup, "_spare", None)
     monkeypatch.setattr(curstate(), "_document", curstate().document)
     with set_curdoc(None):
         yield
@@ -172,6 +173,34 @@ def test_each_language_has_its_app_prepared_and_written(page_doc):
     assert "Бросить" in json.dumps(json.loads(written[0]), ensure_ascii=False)
     with pytest.raises(RuntimeError, match="no prepared app"):
         welcome("en")  # one visitor: the other languages' apps are let go
+
+
+def test_another_languages_app_rehearses_a_roll_that_reaches_neither_the_visitor_nor_the_page(page_doc):
+    """While the page draws the visitor's document, the worker rolls once with another language's
+    prepared app, in that app's own document, and then lets it go."""
+    prepared = {lang: _prepared_app(lang) for lang in ("en", "ru", "cs")}
+    write_prepared(_serialise)
+    app, doc = prepared["en"]
+    welcome("en")
+    visitor_json = json.dumps(doc.to_json())
+    events = []
+    doc.on_change(events.append)
+    spare = startup._spare
+    assert spare is not None and spare.app is not app and spare.app.tr.lang in ("ru", "cs")
+
+    assert startup.rehearse()
+    assert [entry.kind for entry in spare.app.state.rolls.log.entries] == ["roll"]
+    assert spare.app.state.rolls.log.entries[0].ability == "awareness"
+    assert app.state.rolls.log.entries == [] and events == []
+    assert json.dumps(doc.to_json()) == visitor_json
+    assert state.curdoc is doc and bokeh_curdoc() is doc  # still the visitor's
+    assert startup._spare is None and not startup.rehearse()  # let go: once only
+
+
+def test_with_one_language_prepared_there_is_nothing_to_rehearse_with(page_doc):
+    _prepared_app("en")
+    welcome("en")
+    assert not startup.rehearse()
 
 
 def drawn_in(doc: Document, part) -> bool:

@@ -141,10 +141,7 @@ class FateScreens(pn.viewable.Viewer):
     def prepare(self) -> bool:
         """Make the fight screen, hidden, before it is asked for (the app calls this once the page has
         been still for a moment): opening it then only shows it. Whether anything was made."""
-        if self.fight_place is None:
-            self._place_fight(shown=False)
-            return True
-        return complete(self.fight_view)  # its first screen drawn at start: the rest
+        return self._draw_fight_hidden()
 
     @property
     def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
@@ -183,10 +180,15 @@ class FateScreens(pn.viewable.Viewer):
             return True
         if not in_the_page:
             return False
+        return self._draw_fight_hidden()
+
+    def _draw_fight_hidden(self) -> bool:
+        """Draw the fight in the page, hidden, in one step: whole, or the rest of it when its first
+        screen was drawn at start. Whether anything was drawn."""
         if self.fight_place is None:
             self._place_fight(shown=False)
             return True
-        return complete(self.fight_view)  # its first screen drawn at start: the rest
+        return complete(self.fight_view)
 
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
