@@ -240,7 +240,7 @@ def test_every_screen_of_a_prepared_app_is_made_ahead_and_each_first_screen_draw
 
 def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc):
     """A returning player's stored system is shown whole while the loading screen still covers the
-    page, and the still moments draw the rest of each other screen, hidden, one step at a time."""
+    page, and the still moments draw the rest of each other screen, hidden, one part per step."""
     app, doc = _prepared_app("en")
     make_screens()
     welcome("en")
@@ -251,13 +251,33 @@ def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc
         assert len(fate.check_view._layout.objects) > fate.check_view.FIRST_PARTS and fate.share_slot.objects
         assert len(app.view_of("gurps")._layout.objects) == app.view_of("gurps").FIRST_PARTS
         app.store.param.update(values={}, loaded=True)
-        steps = 0
+        gurps, fight = app.view_of("gurps"), fate.fight_view
+        counts = []
         while app._prepare_step("fate"):
-            steps += 1
-    assert steps == 2  # the rest of the fight, then of GURPS's screen (The One Ring's is whole)
+            counts.append((len(fight._layout.objects), len(gurps._layout.objects)))
+    # the rest of the fight, then of GURPS's screen, one part per step (The One Ring's is whole)
+    assert counts == [(3, 3), (4, 3), (5, 3), (5, 4), (5, 5), (5, 6), (5, 7)]
     for view in (app.view_of("gurps"), fate.check_view, fate.fight_view):
         assert len(view._layout.objects) > view.FIRST_PARTS
         assert all(drawn_in(doc, part) for part in view._layout.objects)
+
+
+def test_a_screen_shown_while_the_still_moments_draw_its_rest_gets_all_of_the_rest(page_doc):
+    app, doc = _prepared_app("en")
+    make_screens()
+    welcome("en")
+    gurps = app.view_of("gurps")
+    with set_curdoc(doc):
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        while len(gurps._layout.objects) == gurps.FIRST_PARTS:
+            assert app._prepare_step("one-ring")
+        assert len(gurps._layout.objects) == gurps.FIRST_PARTS + 1  # one part of the rest
+        app.state.system = "gurps"  # the rest follows at once outside the browser's worker
+        whole = list(gurps._layout.objects)
+        assert len(whole) == 7 and all(drawn_in(doc, part) for part in whole)
+        assert app._prepare_step("gurps")  # the next step: the rest of another screen
+        assert gurps._layout.objects == whole
 
 
 def test_a_language_without_a_prepared_app_is_switched_to(page_doc, monkeypatch):

@@ -129,16 +129,27 @@ def hold_back(view: Any) -> None:
             column.objects = first
 
 
-def complete(view: Any) -> bool:
+def complete(view: Any, one_part: bool = False) -> bool:
     """Put back what :func:`hold_back` held of ``view`` (unless its columns have changed since);
-    whether anything was held."""
+    with ``one_part``, only its next part (a still moment's step: a tap landing in it waits for one
+    part's models). Whether anything was held."""
     held = False
     for column, _ in view.first_screen:
-        parts = _held.pop(column, None)
-        if parts is not None:
-            held = True
-            if column.objects == parts[0]:
-                column.objects = parts[1]
+        shown_parts = _held.pop(column, None)
+        if shown_parts is None:
+            continue
+        held = True
+        shown, parts = shown_parts
+        if column.objects != shown:
+            continue  # changed since: what it holds now stays
+        if one_part and len(shown) + 1 < len(parts):
+            shown = parts[: len(shown) + 1]
+            _held[column] = (shown, parts)
+            column.objects = shown
+            return True
+        column.objects = parts
+        if one_part:
+            return True
     return held
 
 

@@ -183,12 +183,12 @@ class FateScreens(pn.viewable.Viewer):
         return self._draw_fight_hidden()
 
     def _draw_fight_hidden(self) -> bool:
-        """Draw the fight in the page, hidden, in one step: whole, or the rest of it when its first
-        screen was drawn at start. Whether anything was drawn."""
+        """Draw the fight in the page, hidden, in one step: whole, or, its first screen drawn at start,
+        the next part of the rest. Whether anything was drawn."""
         if self.fight_place is None:
             self._place_fight(shown=False)
             return True
-        return complete(self.fight_view)
+        return complete(self.fight_view, one_part=True)
 
     def _switched(self, event: Any) -> None:
         """Show the skill check or the fight. Once opened, both stay in the page, the one not shown
@@ -622,7 +622,8 @@ class KostkaApp(pn.viewable.Viewer):
         2. For each other system, the next in the system switch first: its screen's Python
            objects (which the static site's snapshot holds already: :meth:`make_screens`), then the
            screen drawn in the page, hidden. A first switch to it then only shows it, as a switch
-           back does.
+           back does. A screen whose first screen was drawn at start gets the rest one part per
+           step.
         3. The same two steps for the fight, while Fate & Doom's skill check is not shown
            (:meth:`FateScreens.prepare_objects`), drawn in Fate & Doom's hidden screen.
 
@@ -642,7 +643,7 @@ class KostkaApp(pn.viewable.Viewer):
             if other not in self._screens:
                 self._place(other, shown=False)
                 return True
-            if complete(self._views[other]):  # its first screen drawn at start: the rest, hidden
+            if complete(self._views[other], one_part=True):  # its first screen drawn at start: the rest
                 return True
         return any(
             getattr(view, "prepare_objects", lambda **_: False)(in_the_page=other in self._screens)
