@@ -144,6 +144,14 @@ def _prepared_app(lang: str) -> tuple[KostkaApp, Document]:
     return app, doc
 
 
+def _welcomed_app() -> tuple[KostkaApp, Document]:
+    """An app prepared with every screen made, as the snapshot holds it, handed to a visitor."""
+    app, doc = _prepared_app("en")
+    make_screens()
+    welcome("en")
+    return app, doc
+
+
 @pytest.fixture
 def page_doc(monkeypatch):
     """No prepared app before; after, put back the current document that welcome() sets."""
@@ -241,9 +249,7 @@ def test_every_screen_of_a_prepared_app_is_made_ahead_and_each_first_screen_draw
 def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc):
     """A returning player's stored system is shown whole while the loading screen still covers the
     page, and the still moments draw the rest of each other screen, hidden, one part per step."""
-    app, doc = _prepared_app("en")
-    make_screens()
-    welcome("en")
+    app, doc = _welcomed_app()
     fate = app.view_of("fate")
     with set_curdoc(doc):
         app.page_ready()
@@ -263,9 +269,8 @@ def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc
 
 
 def test_a_screen_shown_while_the_still_moments_draw_its_rest_gets_all_of_the_rest(page_doc):
-    app, doc = _prepared_app("en")
-    make_screens()
-    welcome("en")
+    """A switch to a screen whose rest the still moments have begun to draw puts back all of it."""
+    app, doc = _welcomed_app()
     gurps = app.view_of("gurps")
     with set_curdoc(doc):
         app.page_ready()
