@@ -142,12 +142,10 @@ def complete(view: Any, one_part: bool = False) -> bool:
         shown, parts = shown_parts
         if column.objects != shown:
             continue  # changed since: what it holds now stays
-        if one_part and len(shown) + 1 < len(parts):
-            shown = parts[: len(shown) + 1]
+        shown = parts[: len(shown) + 1] if one_part else parts
+        if len(shown) < len(parts):
             _held[column] = (shown, parts)
-            column.objects = shown
-            return True
-        column.objects = parts
+        column.objects = shown
         if one_part:
             return True
     return held
