@@ -119,6 +119,13 @@ OBJECT_NAMES = [
     ("bokeh.document.Document().callbacks", "_held_events"),  # webapp/startup.py: held changes dropped
     ("bokeh.document.Document().models", "freeze"),  # webapp/views/common.py
     ("bokeh.document.Document().models", "seen"),  # webapp/startup.py: a model that has left the document
+    # webapp/views/common.py (models_joining): models join a document without a walk through all of it
+    ("bokeh.document.Document().models", "_freeze_count"),
+    ("bokeh.document.Document().models", "_models"),
+    ("bokeh.document.Document().models", "_models_by_name"),
+    ("bokeh.document.Document().models", "_new_models"),
+    ("bokeh.models.Div()", "_attach_document"),
+    ("panel.Column()", "_models"),
     # webapp/views/shell.py (quiet_location): the watcher that parses the address for synced parameters
     ("panel.io.location.Location", "_update_synced"),
     ("panel.io.location.Location()", "_synced"),

@@ -331,11 +331,13 @@ startApplication().catch((error) => {
   self.postMessage({type: "kostka-error", message: lines[lines.length - 1], snapshot: restored ? SNAPSHOT_ID : null});
 });
 
-// The page's messages run in Python one after the other, in the order they came. Each names its
-// data by a global (patch, location) that the next message sets again: had a message's Python not
-// run yet (runPythonAsync only schedules it), it would read the next one's, and a patch (the
-// storage's answer, say) would be lost while another was applied twice.
+// The page's messages run in Python one after the other, in the order they came. A location names
+// its data by a global that the next one sets again: had its Python not run yet (runPythonAsync
+// only schedules it), it would read the next one's. (A patch is handed to its function: the
+// storage's answer, say, is never lost behind another patch applied twice.)
 let pending = Promise.resolve();
+let pagePatches = null;  // the Python function that takes them in, looked up once
+const takePagePatch = () => (pagePatches ??= self.pyodide.pyimport("webapp.startup").take_page_patch);
 
 function inTurn(step) {
   pending = pending.then(step).catch((error) => console.error(error));
@@ -352,15 +354,8 @@ self.onmessage = async (event) => {
     `));
   } else if (msg.type === "patch") {
     // The page's changes: those to models Python has removed since are left out, the rest applied
-    // (webapp/startup.py, apply_page_patch).
-    inTurn(() => {
-      self.pyodide.globals.set("patch", msg.patch);
-      return self.pyodide.runPythonAsync(`
-    from panel.io.pyodide import _convert_json_patch
-    from webapp.startup import apply_page_patch
-    apply_page_patch(state.curdoc, _convert_json_patch(patch))
-    `);
-    });
+    // (webapp/startup.py, take_page_patch).
+    inTurn(() => takePagePatch()(msg.patch));
     self.postMessage({type: "idle"});
   } else if (msg.type === "location") {
     inTurn(() => {

@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import bokeh.document
+import bokeh.models
 import panel
 import panel.custom
 import panel.io.location
@@ -99,6 +100,7 @@ def test_the_private_attributes_are_there(what, name):
         "bokeh.document.Document()": bokeh.document.Document(),
         "bokeh.document.Document().callbacks": bokeh.document.Document().callbacks,
         "bokeh.document.Document().models": bokeh.document.Document().models,
+        "bokeh.models.Div()": bokeh.models.Div(),
         "panel.io.location.Location": panel.io.location.Location,
         "panel.io.location.Location()": panel.io.location.Location(),
         "panel.Column()": panel.Column(),

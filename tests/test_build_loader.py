@@ -103,3 +103,58 @@ def test_the_loader_copes_with_a_page_still_arriving(browser: Browser, trickle, 
         expect(page.locator("#kostka-loader-step")).to_have_text("Step 1 of 5: Starting the Python runtime…")
         expect(page.locator("#kostka-loader-detail")).to_contain_text(" s")
     context.close()
+
+
+# A stand-in for the app's worker that, asked, sends three of Python's changes at once.
+PATCHES_WORKER = """
+self.onmessage = () => { for (const n of [1, 2, 3]) self.postMessage({type: "patch", n}); };
+"""
+# The page's side: counts the frames, takes the changes in, and on the first asks that it be shown first.
+# (A file of its own: the site's server allows no inline script.)
+PATCHES_PAGE = """<!doctype html><html><head><meta charset=utf-8><script src="loader.js"></script></head>
+<body><p id=shown></p><script src="page.js"></script></body></html>"""
+PATCHES_SCRIPT = """
+let frames = 0;
+const tick = () => { frames += 1; requestAnimationFrame(tick); };
+requestAnimationFrame(tick);
+window.taken = [];
+const worker = KostkaLoader.worker();
+worker.onmessage = (event) => {
+  window.taken.push([event.data.n, frames]);
+  if (event.data.n === 1) {
+    const shown = document.getElementById("shown");
+    shown.textContent = "result";
+    shown.dispatchEvent(new CustomEvent("kostka-show-first", {bubbles: true, composed: true}));
+  }
+};
+"""
+
+
+def test_changes_after_one_asked_to_be_shown_first_wait_for_the_frame_that_shows_it(browser: Browser, tmp_path):
+    """A component that has drawn what the player waits for (a roll's result) asks that the page
+    show it before taking in Python's next changes: those wait for the next frame, in their order."""
+    shutil.copy2(build.STATIC / "loader.js", tmp_path / "loader.js")
+    (tmp_path / "app.js").write_text(PATCHES_WORKER)
+    (tmp_path / "index.html").write_text(PATCHES_PAGE, encoding="utf-8")
+    (tmp_path / "page.js").write_text(PATCHES_SCRIPT, encoding="utf-8")
+    import functools
+    import http.server
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(build.SiteHandler, directory=str(tmp_path))
+    )
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/")
+        page.wait_for_function("window.taken !== undefined && document.readyState === 'complete'")
+        page.evaluate("KostkaLoader.worker().postMessage({type: 'go'})")
+        page.wait_for_function("window.taken.length === 3")
+        taken = page.evaluate("window.taken")
+        assert [n for n, _ in taken] == [1, 2, 3]
+        first = taken[0][1]
+        assert all(frame > first for _, frame in taken[1:]), taken
+        page.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

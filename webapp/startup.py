@@ -157,6 +157,15 @@ def _removed(doc: Document, event: Any) -> bool:
     return doc.get_model_by_id(model_id) is None and doc.models.seen(model_id)
 
 
+async def take_page_patch(patch: Any) -> None:
+    """The page's changes as its message brings them (a JavaScript object, static/worker.js),
+    applied to the current document (:func:`apply_page_patch`). The worker calls this function
+    itself, where running a snippet of code would compile it anew for every tap."""
+    from panel.io.pyodide import _convert_json_patch  # (a browser's module: it imports js)
+
+    apply_page_patch(state.curdoc, _convert_json_patch(patch))
+
+
 def apply_page_patch(doc: Document, patch: Serialized[Any]) -> None:
     """Apply a patch of the page's changes to ``doc``, as the page's own (``setter='js'``), without
     the changes to models that have left the document since.

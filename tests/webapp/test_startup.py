@@ -268,6 +268,95 @@ def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc
         assert all(drawn_in(doc, part) for part in view._layout.objects)
 
 
+def test_each_still_step_adds_its_models_without_walking_the_whole_document(page_doc, monkeypatch):
+    """A still moment's step adds its part's models to the document by a walk under its column
+    only: after each step the document holds exactly the models Bokeh's own whole walk finds."""
+    app, doc = _welcomed_app()
+    walks = []
+    recompute = doc.models.recompute
+    monkeypatch.setattr(doc.models, "recompute", lambda: walks.append(1) or recompute())
+    with set_curdoc(doc):
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+        before = len(doc.models)
+        steps = 0
+        while app._prepare_step("one-ring"):
+            steps += 1
+            whole = set().union(*(root.references() for root in doc.roots))
+            assert {model.id for model in whole} == {model.id for model in doc.models}
+            assert all(model.document is doc for model in whole)
+    assert steps >= 10 and len(doc.models) > before + 50
+    assert walks == []
+
+
+def test_models_joining_inside_a_freeze_leaves_the_whole_walk_to_it(page_doc):
+    import panel as pn
+
+    from webapp.views.common import models_joining
+
+    doc = Document()
+    column = pn.Column(pn.pane.HTML("a"))
+    with set_curdoc(doc):
+        doc.add_root(column.get_root(doc))
+        walks = []
+        recompute = doc.models.recompute
+        doc.models.recompute = lambda: walks.append(1) or recompute()
+        added = pn.pane.HTML("b")
+        with doc.models.freeze(), models_joining(doc, column):
+            column.append(added)
+            assert walks == []
+        assert walks == [1]  # the freeze's own walk, at its end
+        later = pn.pane.HTML("c")
+        with models_joining(doc, column):
+            column.append(later)
+        assert walks == [1]
+    for part in (added, later):
+        assert any(model.document is doc and model.id in doc.models for model, _ in part._models.values())
+
+
+def test_a_start_without_a_link_sends_no_link_panel_again(page_doc):
+    """The link panel is sent again once the page is drawn only when the address opened a link."""
+    app, doc = _welcomed_app()
+    events = []
+    with set_curdoc(doc):
+        reveal = app.link_panel.reveal_button
+        doc.on_change(events.append)
+        app.page_ready()
+    assert app.link_panel.reveal_button is reveal
+    panel_models = {
+        model.id for part in (app.link_panel.body, app.link_panel.rolled) for model, _ in part._models.values()
+    }
+    assert not [event for event in events if getattr(getattr(event, "model", None), "id", None) in panel_models]
+
+
+def test_a_start_that_reads_the_address_and_storage_copies_no_parameters(page_doc, monkeypatch):
+    """The snapshot's state objects own their parameters already (AppState.own_parameters): reading
+    a returning player's address and stored characters makes no copies of them."""
+    import panel as pn
+    import param.parameterized
+    from panel.util import edit_readonly
+
+    from webapp.state.app import AppState
+
+    stored = AppState()
+    stored.one_ring.character.param.update(name_text="Tilda", awareness="2")
+    characters = stored.characters_json()
+    app, doc = _welcomed_app()
+    copied = []
+    copy = param.parameterized._instantiate_param_obj
+    monkeypatch.setattr(
+        param.parameterized, "_instantiate_param_obj", lambda p, obj: copied.append(obj) or copy(p, obj)
+    )
+    search = "?sys=one-ring&name=Bilbo&awareness=3&r_ability=awareness"
+    with set_curdoc(doc):
+        app.page_ready()
+        with edit_readonly(pn.state.location):
+            pn.state.location.param.update(href="http://kostka.test/" + search, search=search)
+        app.store.param.update(values={"kostka.characters": characters}, loaded=True)
+    assert app.state.one_ring.character.name_text == "Bilbo"
+    assert [type(obj).__name__ for obj in copied if type(obj).__module__.startswith("webapp.state")] == []
+
+
 def test_a_screen_shown_while_the_still_moments_draw_its_rest_gets_all_of_the_rest(page_doc):
     """A switch to a screen whose rest the still moments have begun to draw puts back all of it."""
     app, doc = _welcomed_app()

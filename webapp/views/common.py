@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import weakref
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
@@ -70,6 +70,39 @@ def models_frozen(doc: Any) -> AbstractContextManager:
     """While it lasts, Bokeh walks the document's models once, at the end, instead of each time a
     model is added (a root, a tooltip…). No document (plain Python): nothing to freeze."""
     return doc.models.freeze() if doc is not None else nullcontext()
+
+
+@contextmanager
+def models_joining(doc: Any, within: Any) -> Iterator[None]:
+    """While it lasts, models may join ``doc`` inside the Panel object ``within`` (a column gaining
+    parts) and nowhere else, and none may leave it: at the end only the models under ``within``'s
+    are walked, and those new to the document added to it, where Bokeh would walk every model in it
+    again (``models.recompute``: the larger part of a still moment's step). Inside another freeze,
+    that one's whole walk follows as usual. No document: nothing to do.
+
+    The private names used here are listed in ``kostka_build/internals.py``; the tests compare the
+    document's models after each still moment's step with Bokeh's own whole walk."""
+    if doc is None:
+        yield
+        return
+    manager = doc.models
+    manager._freeze_count += 1  # as models.freeze(), without the whole walk at its end
+    try:
+        yield
+    finally:
+        manager._freeze_count -= 1
+        if manager._freeze_count == 0:
+            known = manager._models
+            for model, _ in list(within._models.values()):
+                if model.document is not doc:
+                    continue
+                for joining in model.references():
+                    if joining.id not in known:
+                        known[joining.id] = joining
+                        if joining.name is not None:
+                            manager._models_by_name.add_value(joining.name, joining)
+                        joining._attach_document(doc)
+                        manager._new_models.add(joining)
 
 
 #: Whether each change goes to the page as it is made: so in the browser's worker (Panel's
@@ -145,7 +178,8 @@ def complete(view: Any, one_part: bool = False) -> bool:
         shown = parts[: len(shown) + 1] if one_part else parts
         if len(shown) < len(parts):
             _held[column] = (shown, parts)
-        column.objects = shown
+        with models_joining(pn.state.curdoc, column):
+            column.objects = shown
         if one_part:
             return True
     return held

@@ -263,6 +263,8 @@ export function render({ model, el }) {
     if (roll.recent !== drawn.recent) recent.innerHTML = roll.recent || "";
     if (roll.share !== drawn.share || roll.can_share !== drawn.can_share) drawShare();
     if (fresh) {
+      // shown before the page takes in the changes that follow the roll (static/loader.js)
+      el.dispatchEvent(new CustomEvent("kostka-show-first", {bubbles: true, composed: true}));
       box.classList.remove("folded");
       if (box.classList.contains("rolled")) for (const a of running()) a.currentTime = 0;  // dice drawn as before
       else box.classList.add("rolled");

@@ -521,13 +521,16 @@ class KostkaApp(pn.viewable.Viewer):
         return self._views[system]
 
     def make_screens(self) -> None:
-        """Make every screen's Python objects now, drawing none: the static site's interpreter
-        snapshot holds them (:func:`webapp.startup.make_screens`), so that a screen shown for the
-        first time, or made ahead in a still moment, is only drawn in the page."""
+        """Make every screen's Python objects now, drawing none, and give the state's objects their
+        own parameters (:meth:`~webapp.state.app.AppState.own_parameters`): the static site's
+        interpreter snapshot holds them (:func:`webapp.startup.make_screens`), so that a screen
+        shown for the first time, or made ahead in a still moment, is only drawn in the page, and
+        the start reads the address and storage without copying parameters."""
         for system in SCREENS:
             view = self.view_of(system)
             if isinstance(view, FateScreens):
                 view.fight_view  # noqa: B018 (made on first use)
+        self.state.own_parameters()
 
     def place_first_screens(self) -> None:
         """Draw each screen not shown, hidden, with only its first screen (and Fate & Doom's fight's):
@@ -682,7 +685,8 @@ class KostkaApp(pn.viewable.Viewer):
         self._doc_ready = True
         self.still.watch(pn.state.curdoc)  # the first still moment may make a step
         self.apply_url()
-        self.link_panel.redraw()  # a link opened while the page was being drawn
+        if self.share.opened is not None:  # a link opened while the page was being drawn
+            self.link_panel.redraw()
         if self.store.loaded:  # the storage answered while the page was being drawn
             self._stored()
 
