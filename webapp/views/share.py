@@ -395,13 +395,15 @@ class LinkPanel(pn.viewable.Viewer):
         self.close_button.on_click(lambda e: self.share.close())
 
     def _pinged(self, event: Any) -> None:
-        if self.share.opened is not None:
-            self.redraw()
+        self.redraw()
         if event.new >= 2:  # the page's last ping (see PagePing)
             self.pinged.object = '<span data-testid="pinged"></span>'
 
     def redraw(self) -> None:
-        """Send the panel to the page again (what changed while the page was being linked may not have arrived)."""
+        """Send the panel to the page again (what changed while the page was being linked may not have
+        arrived); with no link opened there is nothing to send."""
+        if self.share.opened is None:
+            return
         self._make_widgets()
         self.body.param.trigger("object")
         self.rolled.param.trigger("object")

@@ -685,8 +685,7 @@ class KostkaApp(pn.viewable.Viewer):
         self._doc_ready = True
         self.still.watch(pn.state.curdoc)  # the first still moment may make a step
         self.apply_url()
-        if self.share.opened is not None:  # a link opened while the page was being drawn
-            self.link_panel.redraw()
+        self.link_panel.redraw()  # a link opened while the page was being drawn
         if self.store.loaded:  # the storage answered while the page was being drawn
             self._stored()
 
