@@ -103,7 +103,16 @@ BOKEH_JS = "bokeh/server/static/js/"
 # (kostka_build/programs/), the worker's Python (static/worker.js) and the app's start-up
 # (webapp/app.py, webapp/startup.py).
 PYTHON_NAMES = {
-    "panel.io.pyodide": ["_doc_json", "init_doc", "write_doc", "_link_docs_worker", "_convert_json_patch"],
+    "panel.io.pyodide": [
+        "_doc_json",
+        "init_doc",
+        "write_doc",
+        "_link_docs_worker",
+        "_convert_json_patch",
+        # webapp/startup.py (rehearse): a change serialised as the worker serialises it for the page
+        "_process_document_events",
+        "_dict_converter",
+    ],
     "panel.io.state": ["state"],
     "panel.util": ["edit_readonly"],
     "panel.io.resources": ["CDN_ROOT"],
@@ -148,7 +157,10 @@ OBJECT_NAMES = [
 # (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page
 # must handle, and what it handles, which the page must send.
 WORKER_SENDS = ("patch", "render", "idle")
-WORKER_HANDLES = ("rendered", "patch", "location")
+WORKER_HANDLES = ("rendered", "patch")
+# What the page sends that the worker leaves: the address once the document is drawn ("location"),
+# which the loader has handed over with the start already (static/loader.js, visit).
+WORKER_LEAVES = ("location",)
 # Pyodide's private loader options and snapshot API (static/worker.js, programs/snapshot.js), found
 # in its pyodide.js / pyodide.asm.js.
 PYODIDE_NAMES = ["_makeSnapshot", "_loadSnapshot", "_snapshotDeserializer", "makeMemorySnapshot"]

@@ -215,6 +215,22 @@
     if (ui.offline) showOffline(ui.offline, true);
   });
 
+  // ---- what this visit brings the app: the address, and what the browser holds for the app (every
+  // "kostka." key but the copies of unreadable data kept aside, which are never read back). The
+  // worker has them with its start and reads them while the page draws its first screen (webapp/
+  // startup.py, take_visit); the storage component, once drawn, then has nothing left to report.
+  function visit() {
+    const stored = {};
+    try {
+      const storage = window.localStorage;
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i);
+        if (key && key.startsWith("kostka.") && !key.startsWith("kostka.backup.")) stored[key] = storage.getItem(key);
+      }
+    } catch (e) { /* storage may be blocked: nothing stored */ }
+    return {type: "kostka-visit", location: JSON.stringify(window.location), stored: JSON.stringify(stored)};
+  }
+
   // ---- the app's worker, started at once (before the page has even loaded BokehJS); panel's page
   // code picks it up later and talks to it. Its messages wait until panel's code listens.
   class KostkaWorker {
@@ -232,6 +248,7 @@
       this._worker = new Worker(url, {name: `kostka-app:${lang}:${failed}`});
       this._worker.onmessage = (event) => this._dispatch(event);
       this._worker.onerror = (event) => ui.error(event.message);
+      this._worker.postMessage(visit());
     }
 
     get onmessage() {
@@ -334,6 +351,7 @@
 
   window.KostkaLoader = {
     language: lang,
+    visitHanded: true,  // the storage component leaves reporting what the browser holds to this loader
     serviceWorker: swReady,
     worker: () => appWorker,  // build.py puts this where panel's page code starts its worker
   };

@@ -318,6 +318,12 @@ async function startApplication() {
   const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(restored ? KOSTKA.welcome : KOSTKA.code);
   status(5, "render");
   self.postMessage({type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids});
+  // While the page draws the document, the address and the stored data the loader handed over are
+  // read: their changes wait in the document, held until the page is linked (webapp/startup.py).
+  inTurn(async () => {
+    const {location, stored} = await visit;
+    pyodide.pyimport("webapp.startup").take_visit(location, stored);
+  });
   // While the page draws the document, a roll with an app nobody sees, so that the browser has
   // compiled a roll's code before the player's first one (webapp/startup.py, rehearse).
   if (restored) inTurn(() => pyodide.runPythonAsync("from webapp.startup import rehearse\nrehearse()"));
@@ -331,11 +337,13 @@ startApplication().catch((error) => {
   self.postMessage({type: "kostka-error", message: lines[lines.length - 1], snapshot: restored ? SNAPSHOT_ID : null});
 });
 
-// The page's messages run in Python one after the other, in the order they came. A location names
-// its data by a global that the next one sets again: had its Python not run yet (runPythonAsync
-// only schedules it), it would read the next one's. (A patch is handed to its function: the
-// storage's answer, say, is never lost behind another patch applied twice.)
+// The page's messages run in Python one after the other, in the order they came, each handed to
+// its Python function (running a snippet instead would compile it anew each time).
 let pending = Promise.resolve();
+// The visit (static/loader.js): the page's address and the browser's stored data, as JSON texts.
+// The loader sends it as it starts the worker, so it is here long before the app is.
+let visitArrived = null;
+const visit = new Promise((resolve) => { visitArrived = resolve; });
 let pagePatches = null;  // the Python function that takes them in, looked up once
 const takePagePatch = () => (pagePatches ??= self.pyodide.pyimport("webapp.startup").take_page_patch);
 
@@ -357,20 +365,9 @@ self.onmessage = async (event) => {
     // (webapp/startup.py, take_page_patch).
     inTurn(() => takePagePatch()(msg.patch));
     self.postMessage({type: "idle"});
-  } else if (msg.type === "location") {
-    inTurn(() => {
-      self.pyodide.globals.set("location", msg.location);
-      return self.pyodide.runPythonAsync(`
-    import json
-    from panel.io.state import state
-    from panel.util import edit_readonly
-    if state.location:
-        loc_data = json.loads(location)
-        with edit_readonly(state.location):
-            state.location.param.update({
-                k: v for k, v in loc_data.items() if k in state.location.param
-            })
-    `);
-    });
+  } else if (msg.type === "kostka-visit") {
+    visitArrived(msg);
   }
+  // (Panel's page also sends the address once it has drawn the document, as "location": the visit
+  // brought it already, and Python may have written the address since.)
 };

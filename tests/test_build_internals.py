@@ -118,6 +118,9 @@ def test_the_page_and_the_worker_speak_the_same_messages():
     for kind in internals.WORKER_HANDLES:
         assert re.search(rf"msg\.type === [\"']{kind}[\"']", worker), f"static/worker.js no longer handles {kind!r}"
         assert re.search(rf"[\"']?type[\"']?: ?[\"']{kind}[\"']", handler), f"Panel's page no longer sends {kind!r}"
+    for kind in internals.WORKER_LEAVES:
+        assert re.search(rf"[\"']?type[\"']?: ?[\"']{kind}[\"']", handler), f"Panel's page no longer sends {kind!r}"
+        assert not re.search(rf"msg\.type === [\"']{kind}[\"']", worker), f"static/worker.js handles {kind!r} again"
 
 
 @pytest.mark.skipif(not NPM.is_dir(), reason="the npm pyodide package is fetched by python build.py")

@@ -9,10 +9,13 @@ told meanwhile (the step, or an error).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -107,7 +110,9 @@ def test_the_loader_copes_with_a_page_still_arriving(browser: Browser, trickle, 
 
 # A stand-in for the app's worker that, asked, sends three of Python's changes at once.
 PATCHES_WORKER = """
-self.onmessage = () => { for (const n of [1, 2, 3]) self.postMessage({type: "patch", n}); };
+self.onmessage = (event) => {
+  if (event.data.type === "go") for (const n of [1, 2, 3]) self.postMessage({type: "patch", n});
+};
 """
 # The page's side: counts the frames, takes the changes in, and on the first asks that it be shown first.
 # (A file of its own: the site's server allows no inline script.)
@@ -130,23 +135,34 @@ worker.onmessage = (event) => {
 """
 
 
-def test_changes_after_one_asked_to_be_shown_first_wait_for_the_frame_that_shows_it(browser: Browser, tmp_path):
-    """A component that has drawn what the player waits for (a roll's result) asks that the page
-    show it before taking in Python's next changes: those wait for the next frame, in their order."""
-    shutil.copy2(build.STATIC / "loader.js", tmp_path / "loader.js")
-    (tmp_path / "app.js").write_text(PATCHES_WORKER)
-    (tmp_path / "index.html").write_text(PATCHES_PAGE, encoding="utf-8")
-    (tmp_path / "page.js").write_text(PATCHES_SCRIPT, encoding="utf-8")
+@contextlib.contextmanager
+def loader_with(tmp_path: Path, worker: str, script: str) -> Iterator[str]:
+    """The site's loader on a page of its own, served (as the site is) from ``tmp_path``, with
+    ``worker`` as the app's worker and ``script`` run at the page's end; yields the page's address."""
     import functools
     import http.server
 
+    shutil.copy2(build.STATIC / "loader.js", tmp_path / "loader.js")
+    (tmp_path / "app.js").write_text(worker)
+    (tmp_path / "index.html").write_text(PATCHES_PAGE, encoding="utf-8")
+    (tmp_path / "page.js").write_text(script, encoding="utf-8")
     httpd = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(build.SiteHandler, directory=str(tmp_path))
     )
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_changes_after_one_asked_to_be_shown_first_wait_for_the_frame_that_shows_it(browser: Browser, tmp_path):
+    """A component that has drawn what the player waits for (a roll's result) asks that the page
+    show it before taking in Python's next changes: those wait for the next frame, in their order."""
+    with loader_with(tmp_path, PATCHES_WORKER, PATCHES_SCRIPT) as url:
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/")
+        page.goto(url)
         page.wait_for_function("window.taken !== undefined && document.readyState === 'complete'")
         page.evaluate("KostkaLoader.worker().postMessage({type: 'go'})")
         page.wait_for_function("window.taken.length === 3")
@@ -155,6 +171,36 @@ def test_changes_after_one_asked_to_be_shown_first_wait_for_the_frame_that_shows
         first = taken[0][1]
         assert all(frame > first for _, frame in taken[1:]), taken
         page.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+
+
+# A stand-in for the app's worker that gives back the first message it gets.
+ECHO_WORKER = """
+self.onmessage = (event) => { self.postMessage({type: "echo", first: event.data}); self.onmessage = null; };
+"""
+ECHO_SCRIPT = """
+window.echoed = null;
+KostkaLoader.worker().onmessage = (event) => { window.echoed = event.data.first; };
+"""
+
+
+def test_the_worker_is_handed_the_visit_as_it_starts(browser: Browser, tmp_path):
+    """The loader's first message to the app's worker is the visit: the address, and what the
+    browser holds for the app (its ``kostka.`` keys, not the copies of unreadable data kept aside),
+    for Python to read while the page draws the document (webapp/startup.py, take_visit)."""
+    with loader_with(tmp_path, ECHO_WORKER, ECHO_SCRIPT) as url:
+        context = browser.new_context()
+        context.add_init_script(
+            "localStorage.setItem('kostka.characters', '{\"heroes\": \"<b>\"}');"
+            "localStorage.setItem('kostka.backup.20261206T120000.characters', 'old');"
+            "localStorage.setItem('elsewhere', 'not ours');"
+        )
+        page = context.new_page()
+        page.goto(url + "?sys=gurps#r=1")
+        page.wait_for_function("window.echoed !== null && window.echoed !== undefined")
+        echoed = page.evaluate("window.echoed")
+        assert echoed["type"] == "kostka-visit"
+        assert json.loads(echoed["stored"]) == {"kostka.characters": '{"heroes": "<b>"}'}
+        location = json.loads(echoed["location"])
+        assert (location["search"], location["hash"]) == ("?sys=gurps", "#r=1")
+        assert page.evaluate("KostkaLoader.visitHanded") is True
+        context.close()

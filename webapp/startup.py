@@ -15,9 +15,10 @@ slow). While the page draws the visitor's document the worker has nothing to do:
 with another language's app, which nobody sees (:func:`rehearse`), and lets that app go. The
 visitor's first roll then runs code the browser has compiled.
 
-A prepared app holds no visitor's data: the address, the browser's storage and the theme reach it
-once the page is drawn (``KostkaApp.page_ready``), as they do after a fresh boot. Roll seeds are
-drawn from the browser's crypto source when a roll is made, never from the interpreter's state.
+A prepared app holds no visitor's data: the loader hands the worker the page's address and what the
+browser holds for the app as it starts it, and the app reads them while the page draws the document
+(:func:`take_visit`, ``KostkaApp.visit``), as it does after a fresh boot. Roll seeds are drawn from
+the browser's crypto source when a roll is made, never from the interpreter's state.
 
 :func:`apply_page_patch` is how the worker applies each patch of the page's changes, restored or
 booted afresh.
@@ -25,6 +26,8 @@ booted afresh.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +36,8 @@ from bokeh.core.serialization import Serialized
 from bokeh.document import Document
 from bokeh.io.doc import set_curdoc as set_bokeh_curdoc
 from panel.io.state import set_curdoc, state
+from panel.models.location import Location as LocationModel
+from panel.util import edit_readonly
 
 from webapp.i18n import normalise_language
 from webapp.views.shell import KostkaApp
@@ -43,6 +48,8 @@ __all__ = [
     "make_screens",
     "prepared_languages",
     "rehearse",
+    "take_location",
+    "take_visit",
     "visitor",
     "welcome",
     "write_prepared",
@@ -138,14 +145,74 @@ def welcome(language: str) -> Written | None:
 
 def rehearse() -> bool:
     """Roll once with the spare app :func:`welcome` kept, in its own document, and let it go; what
-    it does reaches neither the visitor's app nor the page. Whether there was an app to roll with."""
+    it does reaches neither the visitor's app nor the page. In the browser its changes are
+    serialised as if for the page (and sent nowhere). Whether there was an app to roll with."""
     global _spare
     spare, _spare = _spare, None
     if spare is None:
         return False
     with set_curdoc(spare.doc):
+        spare.doc.callbacks._held_events = []  # the build's, never to be sent
+        spare.doc.unhold()
+        if sys.platform == "emscripten":
+            spare.doc.on_change(_serialise_for_nobody(spare.doc))
         spare.app.view_of("one-ring").play_sheet.press("awareness")
     return True
+
+
+def _serialise_for_nobody(doc: Document) -> Callable[[Any], None]:
+    """What Panel's worker does with each change before sending it to the page
+    (``panel.io.pyodide._link_docs_worker``), for a rehearsal: the first roll's changes then take a
+    path the browser has compiled too. Nothing is sent."""
+    from panel.io.pyodide import _dict_converter, _process_document_events  # (a browser's module)
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    def serialise(event: Any) -> None:
+        patch, buffers = _process_document_events(doc, [event])
+        to_js(patch, dict_converter=_dict_converter)
+        to_js(buffers)
+
+    return serialise
+
+
+def take_visit(location: str, stored: str) -> None:
+    """What the visit brings, handed to the worker with its start (``static/loader.js``): the page's
+    address (``location``: ``window.location`` as JSON, as Panel's page sends it once drawn) and the
+    browser's stored texts (``stored``: a JSON object of key and text). The worker calls this while
+    the page draws the document, restored or booted afresh: the app reads both at once
+    (:meth:`KostkaApp.visit`), and its changes wait in the document, held until the page is linked
+    (``panel.io.pyodide._link_docs_worker``), which then sends them. The page's storage component,
+    told by the loader, reports nothing itself; a tap on the first screen finds the reading done.
+    """
+    doc = state.curdoc
+    app = visitor or next((kept.app for kept in _prepared.values() if kept.doc is doc), None)
+    if app is None:
+        raise RuntimeError("no app drawn for the visit")
+    take_location(location)
+    texts = json.loads(stored)
+    app.visit(texts if isinstance(texts, dict) else {})
+
+
+def take_location(location: str) -> None:
+    """The page's address (``window.location`` as JSON) into Panel's location of the current document.
+
+    The page's own location model reads the same from the browser as it is drawn (Panel's
+    ``LocationView.initialize``): while the document holds its changes, those this makes to the
+    location model are left out of them rather than sent back to the page (six messages, each
+    serialised and taken in as the page links)."""
+    data = json.loads(location)
+    if state.location is None or not isinstance(data, dict):
+        return
+    doc = state.curdoc
+    callbacks = doc.callbacks if doc is not None else None
+    before = len(callbacks._held_events) if callbacks is not None and callbacks.hold_value else None
+    with edit_readonly(state.location):
+        state.location.param.update({key: value for key, value in data.items() if key in state.location.param})
+    if callbacks is not None and before is not None:
+        held = callbacks._held_events
+        callbacks._held_events = held[:before] + [
+            event for event in held[before:] if not isinstance(getattr(event, "model", None), LocationModel)
+        ]
 
 
 def _removed(doc: Document, event: Any) -> bool:

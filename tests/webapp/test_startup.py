@@ -139,6 +139,7 @@ def _prepared_app(lang: str) -> tuple[KostkaApp, Document]:
         app = KostkaApp()
         app.tr.lang = lang
         doc.add_root(app.__panel__().get_root(doc))
+        doc.add_root(state.location.get_root(doc))  # as Panel draws a page, with its location
         keep(app)
     assert doc.callbacks._held_events  # the build's changes, held
     return app, doc
@@ -443,3 +444,55 @@ def test_a_page_patch_keeps_its_other_changes_when_one_model_has_left_the_docume
     with set_curdoc(doc):
         startup.apply_page_patch(doc, Serialized(content=patch, buffers=[]))
     assert store.loaded
+
+
+def _visit(search: str, stored: dict) -> tuple[str, str]:
+    """A visit as the static site's loader hands it to the worker: the address and the stored texts."""
+    location = {"href": "http://kostka.test/" + search, "search": search, "hash": "", "pathname": "/"}
+    return json.dumps(location), json.dumps(stored)
+
+
+def test_the_visit_is_read_while_the_page_draws_and_reaches_the_page_as_it_links(page_doc):
+    """The worker reads the address and the stored data the loader handed it before the page is
+    linked: every change waits in the held document and is sent as the page links; the
+    ``document_ready`` that follows finds the start done."""
+    from panel.models.location import Location as LocationModel
+
+    from webapp.state.app import AppState
+
+    stored = AppState()
+    stored.one_ring.character.param.update(name_text="Tilda", awareness="2")
+    texts = {
+        "kostka.characters": stored.characters_json(),
+        "kostka.theme": "dark",
+        "kostka.lang": 3,  # not a text: not read
+        "kostka.elsewhere": "not one of the store's keys",
+    }
+    app, doc = _welcomed_app()
+    with set_curdoc(doc):
+        startup.take_visit(*_visit("?sys=gurps", texts))
+        assert app.state.system == "gurps" and app.state.one_ring.character.name_text == "Tilda"
+        assert app.store.ready and app.theme.value
+        assert set(app.store.values) == set(app.store.keys) and app.store.values["kostka.lang"] == ""
+        assert doc.callbacks.hold_value and doc.callbacks._held_events  # nothing sent yet
+        # the page's location model has the address already: only the app's rewrite of it is sent
+        located = [event for event in doc.callbacks._held_events if isinstance(event.model, LocationModel)]
+        assert [event.attr for event in located] == ["search"] and located[0].new.startswith("?lang=en&sys=gurps")
+        sent = []
+        doc.on_change(sent.append)  # the page links (panel.io.pyodide._link_docs_worker)
+        doc.unhold()
+        url_applied = app.apply_url
+        app.apply_url = lambda: pytest.fail("the address applied twice")
+        app.page_ready()  # document_ready
+        app.apply_url = url_applied
+    changed = [(getattr(event, "attr", None), getattr(event, "new", None)) for event in sent]
+    assert ("ready", True) in changed and ("value", "Tilda") in changed
+    assert not doc.callbacks._held_events
+
+
+def test_a_fresh_boot_reads_the_visit_with_its_only_app(page_doc):
+    """Booted afresh (no snapshot), no app was handed out: the visit goes to the app drawn."""
+    app, doc = _prepared_app("en")
+    with set_curdoc(doc):
+        startup.take_visit(*_visit("?sys=fate", {}))
+    assert app.state.system == "fate" and app.store.ready

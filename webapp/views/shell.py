@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 from urllib.parse import urlencode
@@ -220,8 +221,10 @@ class KostkaApp(pn.viewable.Viewer):
        header and its menu, the characters bar, the screen, the log, the share panels, the free dice
        card and the result panel, in that order. Nothing
        from outside is read, and nothing is written to the browser or to the address yet.
-    2. :meth:`page_ready`: the page is drawn and linked to Python (Bokeh's ``document_ready``;
-       under the Pyodide worker a change made before it never reaches the page). In order:
+    2. :meth:`page_ready`: the page is drawn and linked to Python (Bokeh's ``document_ready``),
+       so that what changes from now on reaches it. In the static site it comes earlier, as the
+       worker hands over the visit while the page is being drawn (:meth:`visit`): the document
+       holds the changes until the page is linked, then sends them. In order:
 
        a. :meth:`apply_url` reads the address: a share link in it is opened, and its system,
           fields and roll inputs are applied; from then on the screen is written back to the
@@ -242,7 +245,7 @@ class KostkaApp(pn.viewable.Viewer):
     """
 
     # -- how far the start-up has come: each flag is set once, by the step named, and stays set ------
-    #: Step 2: the page is drawn and linked, so changes reach the browser.
+    #: Step 2: the page is drawn and linked (or holds what changes until it is), so changes reach the browser.
     _doc_ready = False
     #: Step 2a (or the first part of step 3): the address was applied; the screen is written to it from now on.
     _url_applied = False
@@ -674,11 +677,12 @@ class KostkaApp(pn.viewable.Viewer):
 
     # -- storage ----------------------------------------------------------------------------------
     def page_ready(self, *_: Any) -> None:
-        """Start-up step 2: the page is drawn and linked to Python (``document_ready``): apply the
-        address, draw the link panel again and, if the storage has answered already, read it.
+        """Start-up step 2: the page is drawn and linked to Python (``document_ready``), or the static
+        site's worker has the visit (:meth:`visit`): apply the address, draw the link panel again
+        and, if the storage has answered already, read it.
 
-        Under the Pyodide worker, changes made before this point would never
-        reach the page, so nothing that alters the screen happens earlier.
+        Nothing that alters the screen happens earlier: changes made before the page is linked
+        reach it only while the document holds them (the static site's worker: :meth:`visit`).
         """
         if self._doc_ready:
             return
@@ -688,6 +692,16 @@ class KostkaApp(pn.viewable.Viewer):
         self.link_panel.redraw()  # a link opened while the page was being drawn
         if self.store.loaded:  # the storage answered while the page was being drawn
             self._stored()
+
+    def visit(self, stored: Mapping[str, Any]) -> None:
+        """Start-up steps 2 and 3 at once, as the static site's worker hands over the visit while
+        the page draws the document (:func:`webapp.startup.take_visit`; the address is in the
+        location already): ``stored``, the browser's texts, becomes the storage's answer (only the
+        store's keys are read), and the page counts as linked: every change made now waits in the
+        held document and reaches the page as it links. ``document_ready`` then finds it done."""
+        values = {key: text if isinstance(text := stored.get(key), str) else "" for key in self.store.keys}
+        self.store.param.update(values=values, loaded=True)
+        self.page_ready()
 
     def _stored(self, *_: Any) -> None:
         """The store reported (its values or that it has loaded): start-up step 3 once the page is drawn."""

@@ -3,7 +3,8 @@
 :class:`BrowserStore` is a tiny Panel ``JSComponent`` whose inline ES module
 (no imports, so nothing is fetched from a CDN) reads the ``kostka.*`` keys of
 ``window.localStorage`` when it is first drawn and writes them back whenever
-Python changes ``values``. It runs on the page's main thread, so it works the
+Python changes ``values``. (In the static site the loader hands what the browser
+holds to Python with the start, and the component reports nothing itself.) It runs on the page's main thread, so it works the
 same under ``panel serve`` and in the Pyodide worker build. It also applies the
 light/dark palette to the document, because custom properties set on
 ``<html>`` reach every Panel component's shadow root.
@@ -91,9 +92,11 @@ export function render({ model, el }) {
   el.style.display = "none";
   applyTheme(model);
   let last = readAll(model);
-  // Report what the browser holds. A change made while the page is first drawn
-  // can be lost on its way to a Python worker, so repeat until Python answers.
-  // (A worker still busy starting can take a while: keep asking, less and less often.)
+  // Report what the browser holds, unless the static site's loader has handed it to Python with
+  // the start already. A change made while the page is first drawn can be lost on its way to
+  // Python, so repeat until Python answers. (Still starting, it can take a while: keep asking,
+  // less and less often.)
+  const handed = Boolean(window.KostkaLoader && window.KostkaLoader.visitHanded);
   let delay = 100;
   let tries = 0;
   const report = () => {
@@ -103,8 +106,11 @@ export function render({ model, el }) {
     setTimeout(report, delay);
     delay = Math.min(delay * 2, 5000);
   };
-  setTimeout(report, 0);
-  model.on("values", () => {
+  if (!handed) setTimeout(report, 0);
+  // Write what Python has set, once it has read the storage. Its answer to the loader's visit may
+  // be here before this component is drawn: what differs from the browser's is written then.
+  const save = () => {
+    if (!model.loaded) return;
     for (const [key, text] of Object.entries(model.values)) {
       if (last[key] === text) continue;
       try {
@@ -112,8 +118,11 @@ export function render({ model, el }) {
         else window.localStorage.setItem(key, text);
       } catch (e) { /* storage full or disabled: keep going */ }
     }
-    last = Object.assign({}, model.values);
-  });
+    last = Object.assign({}, last, model.values);
+  };
+  save();
+  model.on("values", save);
+  model.on("loaded", save);
   model.on("theme", () => applyTheme(model));
   const markReady = () => { if (model.ready) document.documentElement.dataset.kostka = "ready"; };
   model.on("ready", markReady);
