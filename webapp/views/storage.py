@@ -3,11 +3,12 @@
 :class:`BrowserStore` is a tiny Panel ``JSComponent`` whose inline ES module
 (no imports, so nothing is fetched from a CDN) reads the ``kostka.*`` keys of
 ``window.localStorage`` when it is first drawn and writes them back whenever
-Python changes ``values``. (In the static site the loader hands what the browser
-holds to Python with the start, and the component reports nothing itself.) It runs on the page's main thread, so it works the
-same under ``panel serve`` and in the Pyodide worker build. It also applies the
-light/dark palette to the document, because custom properties set on
-``<html>`` reach every Panel component's shadow root.
+Python changes ``values`` (in the static site the loader hands what the browser
+holds to Python with the start, and the component reports nothing itself). It
+runs on the page's main thread, so it works the same under ``panel serve`` and
+in the Pyodide worker build. It also applies the light/dark palette to the
+document, because custom properties set on ``<html>`` reach every Panel
+component's shadow root.
 """
 
 from __future__ import annotations
