@@ -107,9 +107,10 @@ PYTHON_NAMES = {
         "_doc_json",
         "init_doc",
         "write_doc",
+        # webapp/startup.py: the page linked (link), its changes taken in (take_page_patch), and
+        # changes serialised as the worker serialises them for the page (send_held, rehearse)
         "_link_docs_worker",
         "_convert_json_patch",
-        # webapp/startup.py (rehearse): a change serialised as the worker serialises it for the page
         "_process_document_events",
         "_dict_converter",
     ],

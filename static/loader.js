@@ -259,7 +259,19 @@
       this._handler = handler;
       const early = this._early;
       this._early = [];
-      for (const event of early) this._deliver(event);
+      for (const event of early) this._pass(event);
+    }
+
+    _pass(event) {
+      // to the page's handler now, or after the messages held before it
+      if (this._held) this._held.push(event);
+      else this._deliver(event);
+    }
+
+    _release() {
+      const held = this._held;
+      this._held = null;
+      held.forEach((event) => this._pass(event));  // one may hold the rest again
     }
 
     postMessage(msg) {
@@ -302,8 +314,7 @@
         ui.render();
         return;
       }
-      if (this._held) this._held.push(event);
-      else if (this._handler) await this._deliver(event);
+      if (this._handler) this._pass(event);
       else this._early.push(event);
     }
 
@@ -319,12 +330,7 @@
       const release = () => {
         if (done) return;
         done = true;
-        const held = this._held;
-        this._held = null;
-        held.forEach((event) => {
-          if (this._held) this._held.push(event);  // shown first again: the rest wait for the next frame
-          else this._deliver(event);
-        });
+        this._release();
       };
       requestAnimationFrame(() => setTimeout(release, 0));
       setTimeout(release, 250);
@@ -332,14 +338,20 @@
 
     async _deliver(event) {
       const msg = event.data || {};
+      // The page draws the document Python sent without blocking: Python's next messages (the
+      // visit's changes, sent at once) wait until it has drawn it and can take them in.
+      const drawing = msg.type === "render";
+      if (drawing) this._held = [];
       try {
         await this._handler(event);
       } catch (error) {
         console.error(error);
         ui.error(String(error));
         return;
+      } finally {
+        if (drawing) this._release();
       }
-      if (msg.type === "render") {
+      if (drawing) {
         performance.mark("kostka-rendered");
         ui.done();
       }

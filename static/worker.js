@@ -319,10 +319,12 @@ async function startApplication() {
   status(5, "render");
   self.postMessage({type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids});
   // While the page draws the document, the address and the stored data the loader handed over are
-  // read: their changes wait in the document, held until the page is linked (webapp/startup.py).
+  // read, and their changes sent at once in one patch: the page takes it in as soon as it has drawn
+  // the document (static/loader.js), and linking the page then has nothing left to send
+  // (webapp/startup.py, take_visit).
   inTurn(async () => {
     const {location, stored} = await visit;
-    pyodide.pyimport("webapp.startup").take_visit(location, stored);
+    startup().take_visit(location, stored, sendPatch);
   });
   // While the page draws the document, a roll with an app nobody sees, so that the browser has
   // compiled a roll's code before the player's first one (webapp/startup.py, rehearse).
@@ -344,8 +346,10 @@ let pending = Promise.resolve();
 // The loader sends it as it starts the worker, so it is here long before the app is.
 let visitArrived = null;
 const visit = new Promise((resolve) => { visitArrived = resolve; });
-let pagePatches = null;  // the Python function that takes them in, looked up once
-const takePagePatch = () => (pagePatches ??= self.pyodide.pyimport("webapp.startup").take_page_patch);
+let startupModule = null;  // webapp.startup, looked up once: its functions take the page's messages
+const startup = () => (startupModule ??= self.pyodide.pyimport("webapp.startup"));
+let pagePatches = null;  // the Python function that takes the page's changes in, looked up once
+const takePagePatch = () => (pagePatches ??= startup().take_page_patch);
 
 function inTurn(step) {
   pending = pending.then(step).catch((error) => console.error(error));
@@ -354,12 +358,7 @@ function inTurn(step) {
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === "rendered") {
-    inTurn(() => self.pyodide.runPythonAsync(`
-    from panel.io.state import state
-    from panel.io.pyodide import _link_docs_worker
-
-    _link_docs_worker(state.curdoc, sendPatch, setter='js')
-    `));
+    inTurn(() => startup().link(sendPatch));  // as Panel's worker links the page (webapp/startup.py)
   } else if (msg.type === "patch") {
     // The page's changes: those to models Python has removed since are left out, the rest applied
     // (webapp/startup.py, take_page_patch).

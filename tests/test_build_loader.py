@@ -204,3 +204,52 @@ def test_the_worker_is_handed_the_visit_as_it_starts(browser: Browser, tmp_path)
         assert (location["search"], location["hash"]) == ("?sys=gurps", "#r=1")
         assert page.evaluate("KostkaLoader.visitHanded") is True
         context.close()
+
+
+# A stand-in for the app's worker that sends a document and at once a change to it, as the worker
+# sends the visit's changes while the page draws (webapp/startup.py, take_visit), and, when
+# ``early`` is in the page's address, before the page's code listens.
+RENDER_WORKER = """
+const go = () => {
+  self.postMessage({type: "render", n: 1});
+  self.postMessage({type: "patch", n: 2});
+  self.postMessage({type: "patch", n: 3});
+};
+if (self.name.startsWith("kostka-app")) self.onmessage = (event) => { if (event.data.type === "go") go(); };
+"""
+# The page's side: drawing the document takes a while (Panel's page awaits BokehJS's embedding);
+# each message notes whether the drawing was done when it came.
+RENDER_SCRIPT = """
+window.taken = [];
+let drawn = false;
+const listen = () => {
+  KostkaLoader.worker().onmessage = async (event) => {
+    window.taken.push([event.data.n, drawn]);
+    if (event.data.type === "render") {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      drawn = true;
+    }
+  };
+};
+if (location.search.includes("early")) {
+  KostkaLoader.worker().postMessage({type: "go"});
+  setTimeout(listen, 500);  // the page's code listens once the messages have come
+} else {
+  listen();
+}
+"""
+
+
+@pytest.mark.parametrize("early", [False, True], ids=["listening", "early"])
+def test_changes_sent_with_the_document_wait_until_the_page_has_drawn_it(browser: Browser, tmp_path, early):
+    """Python's changes sent right after the document (the visit's) are taken in once the page has
+    drawn it, in their order, whether they came while the page listened or before."""
+    with loader_with(tmp_path, RENDER_WORKER, RENDER_SCRIPT) as url:
+        page = browser.new_page()
+        page.goto(url + ("?early" if early else ""))
+        page.wait_for_function("window.taken !== undefined && document.readyState === 'complete'")
+        if not early:
+            page.evaluate("KostkaLoader.worker().postMessage({type: 'go'})")
+        page.wait_for_function("window.taken.length === 3")
+        assert page.evaluate("window.taken") == [[1, False], [2, True], [3, True]]
+        page.close()

@@ -17,11 +17,14 @@ visitor's first roll then runs code the browser has compiled.
 
 A prepared app holds no visitor's data: the loader hands the worker the page's address and what the
 browser holds for the app as it starts it, and the app reads them while the page draws the document
-(:func:`take_visit`, ``KostkaApp.visit``), as it does after a fresh boot. Roll seeds are drawn from
-the browser's crypto source when a roll is made, never from the interpreter's state.
+(:func:`take_visit`, ``KostkaApp.visit``), as it does after a fresh boot, and sends what they
+changed at once, in one patch (:func:`send_held`), which the page takes in as soon as it has drawn
+the document. Roll seeds are drawn from the browser's crypto source when a roll is made, never from
+the interpreter's state.
 
-:func:`apply_page_patch` is how the worker applies each patch of the page's changes, restored or
-booted afresh.
+The worker calls this module's functions itself, restored or booted afresh: :func:`link` links the
+page once it has drawn the document, and :func:`take_page_patch` applies each patch of the page's
+changes (:func:`apply_page_patch`).
 """
 
 from __future__ import annotations
@@ -45,9 +48,11 @@ from webapp.views.shell import KostkaApp
 __all__ = [
     "apply_page_patch",
     "keep",
+    "link",
     "make_screens",
     "prepared_languages",
     "rehearse",
+    "send_held",
     "take_location",
     "take_visit",
     "visitor",
@@ -164,25 +169,35 @@ def _serialise_for_nobody(doc: Document) -> Callable[[Any], None]:
     """What Panel's worker does with each change before sending it to the page
     (``panel.io.pyodide._link_docs_worker``), for a rehearsal: the first roll's changes then take a
     path the browser has compiled too. Nothing is sent."""
-    from panel.io.pyodide import _dict_converter, _process_document_events  # (a browser's module)
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
     def serialise(event: Any) -> None:
-        patch, buffers = _process_document_events(doc, [event])
-        to_js(patch, dict_converter=_dict_converter)
-        to_js(buffers)
+        _for_page(doc, [event])
 
     return serialise
 
 
-def take_visit(location: str, stored: str) -> None:
+def _for_page(doc: Document, events: list[Any]) -> tuple[Any, ...]:
+    """``events`` of ``doc`` as one message's arguments for the page's ``sendPatch`` (static/worker.js):
+    the patch and its buffers, serialised as Panel's worker serialises each change
+    (``panel.io.pyodide._link_docs_worker``), and no message id. In the browser's worker only."""
+    import js  # type: ignore[import-not-found]
+    from panel.io.pyodide import _dict_converter, _process_document_events  # (a browser's module)
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    patch, buffers = _process_document_events(doc, events)
+    return to_js(patch, dict_converter=_dict_converter), js.Map.new(to_js(buffers)), None
+
+
+def take_visit(location: str, stored: str, send: Callable[..., None] | None = None) -> None:
     """What the visit brings, handed to the worker with its start (``static/loader.js``): the page's
     address (``location``: ``window.location`` as JSON, as Panel's page sends it once drawn) and the
     browser's stored texts (``stored``: a JSON object of key and text). The worker calls this while
     the page draws the document, restored or booted afresh: the app reads both at once
-    (:meth:`KostkaApp.visit`), and its changes wait in the document, held until the page is linked
-    (``panel.io.pyodide._link_docs_worker``), which then sends them. The page's storage component,
-    told by the loader, reports nothing itself; a tap on the first screen finds the reading done.
+    (:meth:`KostkaApp.visit`), and its changes are sent with ``send``, the worker's ``sendPatch``,
+    at once and in one patch (:func:`send_held`): the page takes them in as soon as it has drawn
+    the document, and linking it (:func:`link`) has nothing left to send. The page's storage
+    component, told by the loader, reports nothing itself; a tap on the first screen finds the
+    reading done.
     """
     doc = state.curdoc
     app = visitor or next((kept.app for kept in _prepared.values() if kept.doc is doc), None)
@@ -191,6 +206,42 @@ def take_visit(location: str, stored: str) -> None:
     take_location(location)
     texts = json.loads(stored)
     app.visit(texts if isinstance(texts, dict) else {})
+    if send is not None:
+        send_held(doc, send)
+
+
+def send_held(doc: Document, send: Callable[..., None]) -> None:
+    """Send what ``doc`` holds for the page now, as one patch, and hold it again (before the page
+    has linked it: Panel's worker holds a document's changes until then, and then sends each
+    change as a message of its own, each serialised on its own, while a tap waits behind them).
+    Each change is handled as on unholding: its model's own callbacks run, and what they change is
+    sent in the same patch."""
+    policy = doc.callbacks.hold_value
+    if policy is None:
+        return  # nothing held
+    events: list[Any] = []
+
+    def take(event: Any) -> None:
+        events.append(event)
+
+    doc.on_change(take)
+    try:
+        doc.unhold()
+    finally:
+        doc.remove_on_change(take)
+        doc.hold(policy)
+    if events:
+        send(*_for_page(doc, events))
+
+
+def link(send: Callable[..., None]) -> None:
+    """Link the current document to the page, which has drawn it: each change is sent with
+    ``send`` (the worker's ``sendPatch``) as Panel's worker does (``_link_docs_worker``), and the
+    document is ready. The worker calls this function itself, where running a snippet of code
+    would compile it anew."""
+    from panel.io.pyodide import _link_docs_worker  # (a browser's module: it imports js)
+
+    _link_docs_worker(state.curdoc, send, setter="js")
 
 
 def take_location(location: str) -> None:

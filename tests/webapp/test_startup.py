@@ -452,9 +452,10 @@ def _visit(search: str, stored: dict) -> tuple[str, str]:
     return json.dumps(location), json.dumps(stored)
 
 
-def test_the_visit_is_read_while_the_page_draws_and_reaches_the_page_as_it_links(page_doc):
-    """The worker reads the address and the stored data the loader handed it before the page is
-    linked: every change waits in the held document and is sent as the page links; the
+def test_the_visit_is_read_while_the_page_draws_and_sent_at_once_in_one_patch(page_doc, monkeypatch):
+    """The worker reads the address and the stored data the loader handed it while the page draws
+    the document, and sends what they changed at once, as one patch (the page takes it in as soon
+    as it has drawn the document): linking the page then finds nothing held, and the
     ``document_ready`` that follows finds the start done."""
     from panel.models.location import Location as LocationModel
 
@@ -469,15 +470,21 @@ def test_the_visit_is_read_while_the_page_draws_and_reaches_the_page_as_it_links
         "kostka.elsewhere": "not one of the store's keys",
     }
     app, doc = _welcomed_app()
+    # in the browser, the events are serialised into one patch for the worker's sendPatch
+    monkeypatch.setattr(startup, "_for_page", lambda doc, events: (list(events),))
+    patches: list[list] = []
     with set_curdoc(doc):
-        startup.take_visit(*_visit("?sys=gurps", texts))
+        startup.take_visit(*_visit("?sys=gurps", texts), patches.append)
         assert app.state.system == "gurps" and app.state.one_ring.character.name_text == "Tilda"
         assert app.store.ready and app.theme.value
         assert set(app.store.values) == set(app.store.keys) and app.store.values["kostka.lang"] == ""
-        assert doc.callbacks.hold_value and doc.callbacks._held_events  # nothing sent yet
+        assert len(patches) == 1  # one message
+        assert doc.callbacks.hold_value and not doc.callbacks._held_events  # held again, with nothing left
         # the page's location model has the address already: only the app's rewrite of it is sent
-        located = [event for event in doc.callbacks._held_events if isinstance(event.model, LocationModel)]
+        located = [event for event in patches[0] if isinstance(event.model, LocationModel)]
         assert [event.attr for event in located] == ["search"] and located[0].new.startswith("?lang=en&sys=gurps")
+        changed = [(getattr(event, "attr", None), getattr(event, "new", None)) for event in patches[0]]
+        assert ("ready", True) in changed and ("value", "Tilda") in changed
         sent = []
         doc.on_change(sent.append)  # the page links (panel.io.pyodide._link_docs_worker)
         doc.unhold()
@@ -485,9 +492,38 @@ def test_the_visit_is_read_while_the_page_draws_and_reaches_the_page_as_it_links
         app.apply_url = lambda: pytest.fail("the address applied twice")
         app.page_ready()  # document_ready
         app.apply_url = url_applied
-    changed = [(getattr(event, "attr", None), getattr(event, "new", None)) for event in sent]
-    assert ("ready", True) in changed and ("value", "Tilda") in changed
-    assert not doc.callbacks._held_events
+    assert sent == []
+
+
+def test_held_changes_are_sent_as_on_unholding(page_doc, monkeypatch):
+    """Sending a held document's changes runs each one's model callbacks as unholding does; what
+    those change goes in the same patch, in the order linking would have sent each, and the
+    document is held as before."""
+    from bokeh.models import Div
+
+    monkeypatch.setattr(startup, "_for_page", lambda doc, events: (list(events),))
+    doc = Document()
+    source, echo = Div(text="a"), Div(text="")
+    doc.add_root(source)
+    doc.add_root(echo)
+    source.on_change("text", lambda attr, old, new: setattr(echo, "text", new.upper()))
+    doc.hold("combine")
+    source.text = "b"
+    source.text = "c"  # combined with the one before
+    assert echo.text == ""  # its callback waits with the change
+    patches: list[list] = []
+    startup.send_held(doc, patches.append)
+    assert echo.text == "C"
+    # in Bokeh's order: a change's model callbacks run before the document's (what they change first)
+    assert [[(event.model, event.attr, event.new) for event in patch] for patch in patches] == [
+        [(echo, "text", "C"), (source, "text", "c")]
+    ]
+    assert doc.callbacks.hold_value == "combine" and not doc.callbacks._held_events
+    startup.send_held(doc, patches.append)  # nothing held: nothing sent
+    assert len(patches) == 1
+    doc.unhold()
+    startup.send_held(doc, patches.append)  # not held: nothing to send
+    assert len(patches) == 1 and doc.callbacks.hold_value is None
 
 
 def test_a_fresh_boot_reads_the_visit_with_its_only_app(page_doc):

@@ -223,8 +223,9 @@ class KostkaApp(pn.viewable.Viewer):
        from outside is read, and nothing is written to the browser or to the address yet.
     2. :meth:`page_ready`: the page is drawn and linked to Python (Bokeh's ``document_ready``),
        so that what changes from now on reaches it. In the static site it comes earlier, as the
-       worker hands over the visit while the page is being drawn (:meth:`visit`): the document
-       holds the changes until the page is linked, then sends them. In order:
+       worker hands over the visit while the page is being drawn (:meth:`visit`): the changes
+       are sent at once, in one patch, which the page takes in once it has drawn the document.
+       In order:
 
        a. :meth:`apply_url` reads the address: a share link in it is opened, and its system,
           fields and roll inputs are applied; from then on the screen is written back to the
@@ -698,7 +699,8 @@ class KostkaApp(pn.viewable.Viewer):
         the page draws the document (:func:`webapp.startup.take_visit`; the address is in the
         location already): ``stored``, the browser's texts, becomes the storage's answer (only the
         store's keys are read), and the page counts as linked: every change made now waits in the
-        held document and reaches the page as it links. ``document_ready`` then finds it done."""
+        held document, and the worker sends them all in one patch, which the page takes in as soon
+        as it has drawn the document. ``document_ready`` then finds it done."""
         values = {key: text if isinstance(text := stored.get(key), str) else "" for key in self.store.keys}
         self.store.param.update(values=values, loaded=True)
         self.page_ready()
