@@ -104,7 +104,9 @@ def first_switch_in_the_worker(monkeypatch, answer: bool, first_screens: bool = 
 
     from webapp.views.shell import KostkaApp
 
-    monkeypatch.setattr(StillPage, "DRAWN_WAIT", 0.3)
+    # a page that answers is never given up on here, however slow the machine; one that never
+    # answers is, soon
+    monkeypatch.setattr(StillPage, "DRAWN_WAIT", 30 if answer else 0.3)
     doc = Document()
     with set_curdoc(doc):
         app = KostkaApp()
@@ -168,3 +170,52 @@ def test_a_first_screen_drawn_at_start_is_only_shown_on_a_tap_and_the_rest_follo
     assert seen["sent"] == seen["whole"][: check.FIRST_PARTS] and len(seen["whole"]) > check.FIRST_PARTS
     assert seen["asked"] == 1 and seen["before the answer"] == seen["sent"]
     assert seen["answered"] == seen["whole"]
+
+
+def test_the_rest_of_a_screen_follows_one_part_per_drawing_while_it_is_shown(monkeypatch):
+    """GURPS shown for the first time on a tap: each time the page says it has drawn what came
+    before, one more part is sent (a tap meanwhile waits for one part, not for the whole rest).
+    Switched away, the rest waits; shown again, it follows on as before."""
+    import asyncio
+
+    from webapp.views.shell import KostkaApp
+
+    monkeypatch.setattr(StillPage, "DRAWN_WAIT", 30)  # the page answers every time here
+    doc = Document()
+    with set_curdoc(doc):
+        app = KostkaApp()
+        doc.add_root(app.__panel__().get_root(doc))
+        app.page_ready()
+        app.store.param.update(values={}, loaded=True)
+    gurps = app.view_of("gurps")
+    counts: list[int] = []
+
+    async def draw() -> None:
+        """The page draws what it was sent and says so."""
+        await asyncio.sleep(0.01)
+        with set_curdoc(doc):
+            app.still.drawn = app.still.drawing
+        counts.append(len(gurps._layout.objects))
+
+    async def taps() -> None:
+        with set_curdoc(doc):
+            app.state.system = "gurps"
+        counts.append(len(gurps._layout.objects))
+        await draw()
+        await draw()
+        with set_curdoc(doc):
+            app.state.system = "one-ring"
+        for _ in range(3):
+            await draw()
+        with set_curdoc(doc):
+            app.state.system = "gurps"
+        for _ in range(8):
+            await draw()
+
+    in_the_worker(monkeypatch, taps)
+    whole = len(gurps._layout.objects)
+    first = gurps.FIRST_PARTS
+    assert whole >= first + 3  # parts enough to follow one at a time
+    assert counts[:3] == [first, first + 1, first + 2]
+    assert counts[3:6] == [first + 2] * 3  # hidden: the rest waits (the still moments make it, in turn)
+    assert counts[6:] == [min(first + 3 + i, whole) for i in range(8)]

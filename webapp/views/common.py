@@ -185,20 +185,36 @@ def complete(view: Any, one_part: bool = False) -> bool:
     return held
 
 
-def complete_once_drawn(view: Any) -> None:
+#: The views whose held parts are being put back, one part each time the page has drawn the one
+#: before (:func:`complete_once_drawn`).
+_completing: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def complete_once_drawn(view: Any, shown: Callable[[], bool] = lambda: True) -> None:
     """:func:`complete` ``view`` once the page has drawn what is changing now (:func:`after_drawn`),
     if anything of it is held back: a screen whose first screen alone was drawn, shown on a tap,
-    shows that at once, and the parts below it follow while the player reads it."""
-    if any(column in _held for column, _ in view.first_screen):
-        after_drawn(lambda: complete(view))
+    shows that at once, and the parts below it follow while the player reads it, one part each
+    time the page has drawn the one before (a tap meanwhile waits for one part, not for all of
+    them). Once the screen is no longer ``shown``, the rest waits until it is shown again (or for
+    still moments: :func:`complete` with ``one_part``)."""
+
+    def next_part() -> None:
+        if shown() and complete(view, one_part=True):
+            after_drawn(next_part)
+        else:
+            _completing.discard(view)
+
+    if view not in _completing and any(column in _held for column, _ in view.first_screen):
+        _completing.add(view)
+        after_drawn(next_part)
 
 
-def first_screen_first(view: Any) -> None:
-    """Send ``view``'s first screen to the page now and the rest once it has drawn it
-    (:func:`complete_once_drawn`): a screen drawn on a tap shows its first screen sooner. Elsewhere
-    the screen goes whole."""
+def first_screen_first(view: Any, shown: Callable[[], bool] = lambda: True) -> None:
+    """Send ``view``'s first screen to the page now and the rest once it has drawn it, while it is
+    ``shown`` (:func:`complete_once_drawn`): a screen drawn on a tap shows its first screen sooner.
+    Elsewhere the screen goes whole."""
     hold_back(view)
-    complete_once_drawn(view)
+    complete_once_drawn(view, shown)
 
 
 class ScreenPlace(pn.layout.ListPanel):

@@ -157,7 +157,7 @@ class FateScreens(pn.viewable.Viewer):
         """Put the fight screen in the page beside the skill check, shown or hidden; with
         ``first_screen``, only its first screen (:func:`~webapp.views.common.hold_back`)."""
         if shown:  # made on the tap: its first screen goes to the page first
-            first_screen_first(self.fight_view)
+            first_screen_first(self.fight_view, self._fight_shown)
         elif first_screen:
             hold_back(self.fight_view)
         place = self._new_fight_place()
@@ -202,7 +202,10 @@ class FateScreens(pn.viewable.Viewer):
             return
         self.fight_place.visible = fight
         if fight:  # its first screen drawn at start, and not the rest yet: the rest once it is shown
-            complete_once_drawn(self.fight_view)
+            complete_once_drawn(self.fight_view, self._fight_shown)
+
+    def _fight_shown(self) -> bool:
+        return self.switch.value == "fight"
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self._layout
@@ -588,7 +591,7 @@ class KostkaApp(pn.viewable.Viewer):
         if system not in self._screens:
             self._place(system)
         elif self._stored_loaded:  # a first screen drawn at start: the rest once it is on screen
-            complete_once_drawn(self._views[system])
+            complete_once_drawn(self._views[system], lambda: self.state.system == system)
         else:  # the screen of the address or storage, drawn whole before the page is shown
             complete(self._views[system])
         for shown, place in self._screens.items():
@@ -606,7 +609,7 @@ class KostkaApp(pn.viewable.Viewer):
         first screen goes to the page first and the rest after it (its ``first_screen_first``)."""
         place = self._new_place(system)
         if shown and self._stored_loaded:
-            first_screen_first(self.view_of(system))
+            first_screen_first(self.view_of(system), lambda: self.state.system == system)
         place.visible = shown
         # A screen placed before the start-up is over is not kept (Panel's server applies the
         # address before drawing the page; the site's loading screen covers it until the stored
