@@ -261,12 +261,17 @@ def test_the_screen_the_storage_names_is_whole_before_the_page_is_shown(page_doc
         gurps, fight = app.view_of("gurps"), fate.fight_view
         counts = []
         while app._prepare_step("fate"):
-            counts.append((len(fight._layout.objects), len(gurps._layout.objects)))
-    # the rest of the fight, then of GURPS's screen, one part per step (The One Ring's is whole)
-    assert counts == [(3, 3), (4, 3), (5, 3), (5, 4), (5, 5), (5, 6), (5, 7)]
+            counts.append((len(fight._layout.objects), len(gurps._layout.objects), len(gurps._contest.objects)))
+    # the rest of the fight, then of GURPS's screen, then of its contest, one part per step (The One
+    # Ring's is whole)
+    assert counts == [
+        *[(3, 3, 2), (4, 3, 2), (5, 3, 2), (5, 4, 2), (5, 5, 2), (5, 6, 2), (5, 7, 2)],
+        *[(5, 7, n) for n in range(3, 10)],
+    ]
     for view in (app.view_of("gurps"), fate.check_view, fate.fight_view):
         assert len(view._layout.objects) > view.FIRST_PARTS
         assert all(drawn_in(doc, part) for part in view._layout.objects)
+    assert all(drawn_in(doc, part) for part in gurps._contest.objects)
 
 
 def test_each_still_step_adds_its_models_without_walking_the_whole_document(page_doc, monkeypatch):

@@ -422,7 +422,7 @@ class GurpsView(pn.viewable.Viewer):
         # link beside the secret roll), a contest's beside the contest.
         self.share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
         self.contest_share_slot = pn.Column(sizing_mode="stretch_width", margin=0)
-        contest = pn.Column(
+        self._contest = contest = pn.Column(
             contest_title,
             self.contest_kind,
             pn.Row(self.opponent, opp_level),
@@ -470,12 +470,15 @@ class GurpsView(pn.viewable.Viewer):
 
     #: The parts a first screen needs at once: the view switch, the sheet and the roll's chance.
     FIRST_PARTS = 3
+    #: The contest's parts that come with it: its title and kind; the rest follows one part at a time.
+    CONTEST_FIRST_PARTS = 2
 
     @property
     def first_screen(self) -> tuple[tuple[pn.Column, int], ...]:
         """What a first screen shows at once (:func:`~webapp.views.common.hold_back`): the sheet and
-        its roll; the charts, the share panel and the contest can follow."""
-        return ((self._layout, self.FIRST_PARTS),)
+        its roll; the charts, the share panel and the contest can follow, the contest's own parts
+        (its fields, chart, button and result) one at a time too."""
+        return ((self._layout, self.FIRST_PARTS), (self._contest, self.CONTEST_FIRST_PARTS))
 
     # -- the sheet's trackers and one-tap rolls -------------------------------------------------
     def _edit_sheet(self, groups: tuple[tuple[str, ...], ...]) -> EditSheet:

@@ -20,7 +20,6 @@ from engine import InputError
 from engine.documents import parse_json
 from engine.links import LINK_KEY
 
-from ..heap import collect_frozen
 from ..i18n import LANGUAGES, N_, Translator, normalise_language
 from ..state.address import read_address
 from ..state.app import AppState
@@ -620,9 +619,8 @@ class KostkaApp(pn.viewable.Viewer):
 
     def _still_step(self) -> bool:
         """In a still moment, once start-up is over: one step of :meth:`_prepare_step` for the screen
-        shown; once all is made, the snapshot's frozen heap collected once
-        (:func:`webapp.heap.collect_frozen`). Whether anything may be left to do."""
-        return not self._stored_loaded or self._prepare_step(self.state.system) or collect_frozen()
+        shown. Whether anything may be left to do."""
+        return not self._stored_loaded or self._prepare_step(self.state.system)
 
     def _prepare_step(self, system: str) -> bool:
         """Make one thing the player may ask for next, the nearest first; whether there was one.
