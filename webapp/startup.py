@@ -215,7 +215,11 @@ def send_held(doc: Document, send: Callable[..., None]) -> None:
     has linked it: Panel's worker holds a document's changes until then, and then sends each
     change as a message of its own, each serialised on its own, while a tap waits behind them).
     Each change is handled as on unholding: its model's own callbacks run, and what they change is
-    sent in the same patch."""
+    sent in the same patch.
+
+    A change to a model the page does not know is left out: one that has left the document since,
+    or one added since, which the patch brings whole, as it is now. The page drops a patch whole
+    for one such change (sent one change a message, only that change was lost)."""
     policy = doc.callbacks.hold_value
     if policy is None:
         return  # nothing held
@@ -230,6 +234,8 @@ def send_held(doc: Document, send: Callable[..., None]) -> None:
     finally:
         doc.remove_on_change(take)
         doc.hold(policy)
+    known = doc.models.synced_references if events else set()
+    events = [event for event in events if (model := getattr(event, "model", None)) is None or model in known]
     if events:
         send(*_for_page(doc, events))
 

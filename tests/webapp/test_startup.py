@@ -457,6 +457,13 @@ def _visit(search: str, stored: dict) -> tuple[str, str]:
     return json.dumps(location), json.dumps(stored)
 
 
+def _serialised(doc: Document, events: list) -> str:
+    """``events`` as the page gets them, as JSON (``panel.io.pyodide._process_document_events``)."""
+    from bokeh.core.serialization import Serializer
+
+    return json.dumps(Serializer(references=doc.models.synced_references).encode(events))
+
+
 def test_the_visit_is_read_while_the_page_draws_and_sent_at_once_in_one_patch(page_doc, monkeypatch):
     """The worker reads the address and the stored data the loader handed it while the page draws
     the document, and sends what they changed at once, as one patch (the page takes it in as soon
@@ -475,11 +482,15 @@ def test_the_visit_is_read_while_the_page_draws_and_sent_at_once_in_one_patch(pa
         "kostka.elsewhere": "not one of the store's keys",
     }
     app, doc = _welcomed_app()
+    doc.models.flush_synced()  # written for the page to draw (panel.io.pyodide.write_doc)
     # in the browser, the events are serialised into one patch for the worker's sendPatch
-    monkeypatch.setattr(startup, "_for_page", lambda doc, events: (list(events),))
+    monkeypatch.setattr(startup, "_for_page", lambda doc, events: (list(events), _serialised(doc, events)))
     patches: list[list] = []
+    texts_sent: list[str] = []
     with set_curdoc(doc):
-        startup.take_visit(*_visit("?sys=gurps", texts), patches.append)
+        startup.take_visit(
+            *_visit("?sys=gurps", texts), lambda events, text: patches.append(events) or texts_sent.append(text)
+        )
         assert app.state.system == "gurps" and app.state.one_ring.character.name_text == "Tilda"
         assert app.store.ready and app.theme.value
         assert set(app.store.values) == set(app.store.keys) and app.store.values["kostka.lang"] == ""
@@ -489,7 +500,10 @@ def test_the_visit_is_read_while_the_page_draws_and_sent_at_once_in_one_patch(pa
         located = [event for event in patches[0] if isinstance(event.model, LocationModel)]
         assert [event.attr for event in located] == ["search"] and located[0].new.startswith("?lang=en&sys=gurps")
         changed = [(getattr(event, "attr", None), getattr(event, "new", None)) for event in patches[0]]
-        assert ("ready", True) in changed and ("value", "Tilda") in changed
+        assert ("ready", True) in changed
+        assert '\\"name\\":\\"Tilda\\"' in texts_sent[0]  # the stored characters, saved back
+        # only changes to models the page has (a hidden sheet's name field, not drawn, is left out)
+        assert all(doc.get_model_by_id(event.model.id) is event.model for event in patches[0])
         sent = []
         doc.on_change(sent.append)  # the page links (panel.io.pyodide._link_docs_worker)
         doc.unhold()
@@ -512,6 +526,7 @@ def test_held_changes_are_sent_as_on_unholding(page_doc, monkeypatch):
     doc.add_root(source)
     doc.add_root(echo)
     source.on_change("text", lambda attr, old, new: setattr(echo, "text", new.upper()))
+    doc.models.flush_synced()  # the page has both
     doc.hold("combine")
     source.text = "b"
     source.text = "c"  # combined with the one before
@@ -529,6 +544,30 @@ def test_held_changes_are_sent_as_on_unholding(page_doc, monkeypatch):
     doc.unhold()
     startup.send_held(doc, patches.append)  # not held: nothing to send
     assert len(patches) == 1 and doc.callbacks.hold_value is None
+
+
+def test_held_changes_to_models_the_page_does_not_know_are_left_out(page_doc, monkeypatch):
+    """A change to a model that has left the document, or to one added since it was last sent (the
+    patch brings it whole), is not sent: the page would drop the whole patch for it."""
+    from bokeh.models import Column, Div
+
+    monkeypatch.setattr(startup, "_for_page", lambda doc, events: (list(events),))
+    doc = Document()
+    gone, kept, column = Div(text="a"), Div(text="b"), Column()
+    doc.add_root(column)
+    column.children = [gone, kept]
+    doc.models.flush_synced()  # the page has all three
+    doc.hold("combine")
+    gone.text = "changed, then removed"
+    column.children = [kept]
+    added = Div(text="new")
+    column.children = [kept, added]
+    added.text = "changed once added"
+    kept.text = "kept"
+    patches: list[list] = []
+    startup.send_held(doc, patches.append)
+    assert [(event.model, event.attr) for event in patches[0]] == [(column, "children"), (kept, "text")]
+    assert patches[0][0].new == [kept, added] and added.text == "changed once added"  # sent whole, as it is
 
 
 def test_a_fresh_boot_reads_the_visit_with_its_only_app(page_doc):
