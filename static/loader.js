@@ -278,7 +278,7 @@
       this._worker.postMessage(msg);
     }
 
-    async _dispatch(event) {
+    _dispatch(event) {
       const msg = event.data || {};
       if (msg.type === "kostka-status") {
         performance.mark("kostka-step-" + msg.key);

@@ -190,7 +190,7 @@ def complete(view: Any, one_part: bool = False) -> bool:
 _completing: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def complete_once_drawn(view: Any, shown: Callable[[], bool] = lambda: True) -> None:
+def complete_once_drawn(view: Any, shown: Callable[[], bool]) -> None:
     """:func:`complete` ``view`` once the page has drawn what is changing now (:func:`after_drawn`),
     if anything of it is held back: a screen whose first screen alone was drawn, shown on a tap,
     shows that at once, and the parts below it follow while the player reads it, one part each
@@ -209,7 +209,7 @@ def complete_once_drawn(view: Any, shown: Callable[[], bool] = lambda: True) -> 
         after_drawn(next_part)
 
 
-def first_screen_first(view: Any, shown: Callable[[], bool] = lambda: True) -> None:
+def first_screen_first(view: Any, shown: Callable[[], bool]) -> None:
     """Send ``view``'s first screen to the page now and the rest once it has drawn it, while it is
     ``shown`` (:func:`complete_once_drawn`): a screen drawn on a tap shows its first screen sooner.
     Elsewhere the screen goes whole."""
