@@ -27,7 +27,7 @@ from ..words.dice import dice_html
 from ..words.log import entry_texts
 from ..words.result import check_ability_text
 from ..words.rolls import dice_error_text
-from .common import Binder, TextInput, alert_html, attempt, button, html_pane, select, wrap_row
+from .common import Binder, TextInput, alert_html, attempt, button, html_pane, is_shown, select, set_shown, wrap_row
 from .component import Component
 from .result import roll_name
 
@@ -209,8 +209,10 @@ class SharePanel(pn.viewable.Viewer):
             self.desk.param.watch(lambda *_: self._redraw() if self._mode.startswith("check") else None, "check")
         self._mode = ""
         # The Copy and QR buttons are on the page from the start, hidden until there is a link: made
-        # on a first roll, they took most of its time. The QR code comes and goes as a child.
-        self.copy.visible = self.qr_button.visible = False
+        # on a first roll, they took most of its time; shown by ``visible``, the page laid out
+        # everything again. The QR code comes and goes as a child.
+        set_shown(self.copy, False)
+        set_shown(self.qr_button, False)
         self.buttons = wrap_row(
             self.copy, self.qr_button, *([self.check_button] if "roll" in kinds else []), align="center"
         )
@@ -229,12 +231,12 @@ class SharePanel(pn.viewable.Viewer):
 
     def shows(self, part: Any) -> bool:
         """Whether ``part`` (a button or the QR code) is on the page now."""
-        return (part in self.buttons.objects and part.visible) or part in self._layout.objects
+        return (part in self.buttons.objects and is_shown(part)) or part in self._layout.objects
 
     def _show_parts(self) -> None:
         linked = bool(self.url)
-        if self.copy.visible != linked:
-            self.copy.visible = self.qr_button.visible = linked
+        set_shown(self.copy, linked)
+        set_shown(self.qr_button, linked)
         qr = [self.qr] if self.qr_open and self.qr.object else []
         parts = [self.title, self.buttons, self.link_text, self.message, *qr]
         if self._layout.objects != parts:
