@@ -175,6 +175,20 @@ def test_a_fight_step_shows_dice_outcome_and_log(app, view):
     assert view.step.object == "" and app.state.rolls.log.entries == []
 
 
+def test_an_attack_sends_its_step_before_the_rolls_panel_and_the_rest_after(app, view):
+    """The page paints a roll's panel before it takes in the changes that follow it: the step,
+    changed before the panel, shows in the same frame; the fight's status follows."""
+    tap(view, "heroes", "Ada")
+    tap(view, "monsters", "Wolf")
+    view.desk.start_fight()
+    changed: list[str] = []
+    view.step.param.watch(lambda e: changed.append("step"), "object")
+    app.result_panel.box.param.watch(lambda e: changed.append("roll"), "roll")
+    view.fight_status.param.watch(lambda e: changed.append("status"), "object")
+    view.run.attack()
+    assert changed == ["step", "roll", "status"]
+
+
 def test_names_stay_text(app, view):
     view.sim_fold.opened = True
     view.desk.monster_form.name_text = XSS

@@ -587,10 +587,13 @@ class FightRun(Form):
             roll={"events": events},
             kind="fight",
         )
-        self.rolls.log.add(entry)
+        # The step first (its screen draws it as ``last`` changes), then the log and the roll's
+        # panel, which the page paints before it takes in what follows: the step shows in the same
+        # frame as the roll, and the rest of the fight's screen follows (``version``).
         self.param.update(
             steps=[*self.steps, entry.number], last=entry, target="", attack_points="0", defence_points="0", errors={}
         )
+        self.rolls.log.add(entry)
         self.version += 1
         return entry
 

@@ -636,6 +636,7 @@ class FightView(pn.viewable.Viewer):
         self._controls: pn.Column | None = None  # the target, points and Attack: made when a fight starts
         self.controls_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         run.param.watch(self._show_fight, ["version"])
+        run.param.watch(lambda *_: self._show_step(), ["last"])  # before the roll's panel (FightRun._record)
         self.binder.on_lang(self._show_fight)
         return pn.Column(
             title,
