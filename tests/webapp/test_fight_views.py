@@ -185,8 +185,11 @@ def test_an_attack_sends_its_step_before_the_rolls_panel_and_the_rest_after(app,
     view.step.param.watch(lambda e: changed.append("step"), "object")
     app.result_panel.box.param.watch(lambda e: changed.append("roll"), "roll")
     view.fight_status.param.watch(lambda e: changed.append("status"), "object")
+    view.run.param.update(manual=True, a1="3", a2="3", d1="1", d2="1")
     view.run.attack()
     assert changed == ["step", "roll", "status"]
+    app.tr.lang = "cs"  # the step is drawn again in the language switched to
+    assert "Zásah: zranění 3" in view.step.object
 
 
 def test_names_stay_text(app, view):

@@ -636,7 +636,9 @@ class FightView(pn.viewable.Viewer):
         self._controls: pn.Column | None = None  # the target, points and Attack: made when a fight starts
         self.controls_slot = pn.Column(margin=0, sizing_mode="stretch_width")
         run.param.watch(self._show_fight, ["version"])
-        run.param.watch(lambda *_: self._show_step(), ["last"])  # before the roll's panel (FightRun._record)
+        # the step follows ``last`` alone, which changes before the roll's panel (FightRun._record)
+        run.param.watch(lambda *_: self._show_step(), ["last"])
+        self.binder.on_lang(self._show_step)
         self.binder.on_lang(self._show_fight)
         return pn.Column(
             title,
@@ -805,7 +807,6 @@ class FightView(pn.viewable.Viewer):
         self.fight_status.object = status + self._lines_html(state)
         self._show_controls(na is not None)
         self.undo.visible = self.write_back.visible = True
-        self._show_step()
 
     def _show_controls(self, shown: bool) -> None:
         """The target, points and Attack join the page while the fight runs (opening the screen makes none)."""
