@@ -190,6 +190,47 @@ def test_loading_screen_speaks_the_stored_language(browser: Browser, server: Ser
         context.close()
 
 
+#: What the page shows at the moment the loader says it is ready (read in the same turn, before the
+#: page runs anything else): the accessible names of the buttons laid out, through every shadow
+#: root, and whether the result panel is there.
+READY_SHOWS_INIT_JS = """
+window.kostkaReadyShowed = null;
+new MutationObserver((records, observer) => {
+  if (document.documentElement.dataset.kostkaLoader !== "ready") return;
+  observer.disconnect();
+  const shown = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.tagName === "BUTTON" && el.getAttribute("aria-label") && el.getClientRects().length)
+        shown.push(el.getAttribute("aria-label"));
+      if (el.dataset && el.dataset.testid === "result-panel") shown.push("result panel");
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  window.kostkaReadyShowed = shown;
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-kostka-loader"]});
+"""
+
+
+def test_the_loading_screen_gives_way_once_the_roll_buttons_are_drawn(browser: Browser, server: Server):
+    """The components drawn in the browser (the one-tap rolls, the result panel) draw themselves once
+    their modules have loaded, after the rest of the page: the loading screen waits for them, so
+    that "ready" is a page the player can roll on (and the start-up figures measure that page)."""
+    context = browser.new_context()
+    context.add_init_script(READY_SHOWS_INIT_JS)
+    page = context.new_page()
+    for visit in range(2):  # the first visit, and a later one restored from the offline copy
+        if visit:
+            page.reload()
+        else:
+            page.goto(server.url + "?lang=en")
+        started(page)
+        showed = page.evaluate("window.kostkaReadyShowed")
+        assert "Roll Awareness" in showed and "result panel" in showed, showed
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("locale", "query", "pressed", "character"),
     [
