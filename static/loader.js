@@ -355,9 +355,18 @@
         performance.mark("kostka-rendered");
         // The components that draw themselves in the browser (the sheet's rows, the roll buttons,
         // the result panel) do so once their modules have loaded, up to 0.5 s later with the CPU 4×
-        // slower: the loading screen stays until they are there (a second at most).
-        const modules = window.importShim && window.importShim.settled;
-        if (modules) await Promise.race([modules(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+        // slower, and the page lays itself out again around them in the next frame (0.15 s of
+        // work there): the loading screen stays until that frame is past, so that the screen it
+        // uncovers is whole and answers a tap at once (two seconds at most: a hidden page has no
+        // frames).
+        const modules = (window.importShim && window.importShim.settled) || (async () => {});
+        const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+        const laidOut = async () => {
+          await modules();
+          await frame();
+          await frame();
+        };
+        await Promise.race([laidOut(), new Promise((resolve) => setTimeout(resolve, 2000))]);
         ui.done();
       }
     }
