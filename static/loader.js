@@ -354,7 +354,7 @@
       if (drawing) {
         performance.mark("kostka-rendered");
         // The components that draw themselves in the browser (the sheet's rows, the roll buttons,
-        // the result panel) do so once their modules have loaded, up to 0.5 s later with the CPU 4×
+        // the result panel) do so once their modules have loaded, up to 0.9 s later with the CPU 4×
         // slower, and the page lays itself out again around them in the next frame (0.15 s of
         // work there): the loading screen stays until that frame is past, so that the screen it
         // uncovers is whole and answers a tap at once (two seconds at most: a hidden page has no
