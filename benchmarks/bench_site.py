@@ -93,10 +93,8 @@ def first_paint_ms(page) -> float:
     )
 
 
-CLICK_TO_RESULT_JS = """
-async () => {
-  // Everything inside the page: a click on "Roll" until the roll log changes (Bokeh draws inside
-  // shadow roots, so both are searched for through them).
+# Every element of the page: Bokeh draws inside shadow roots, so they are walked through.
+ALL_ELEMENTS_JS = """
   const all = (root, out = []) => {
     for (const el of root.querySelectorAll("*")) {
       out.push(el);
@@ -104,6 +102,15 @@ async () => {
     }
     return out;
   };
+"""
+
+CLICK_TO_RESULT_JS = (
+    """
+async () => {
+  // Everything inside the page: a click on "Roll" until the roll log changes.
+"""
+    + ALL_ELEMENTS_JS
+    + """
   const elements = all(document);
   // the screen's big Roll button ("Roll Awareness"; an earlier build's is named just "Roll")
   const big = (el) => el.getRootNode().host && el.getRootNode().host.classList.contains("k-big-roll");
@@ -128,27 +135,30 @@ async () => {
   });
 }
 """
+)
 
 
-ROWS_ON_SCREEN_INIT_JS = """
-// Once the page's document is drawn, looks each frame for the one-tap "Roll Awareness" laid out
-// (Bokeh draws inside shadow roots); before that, a frame costs one look at the marks.
-window.kostkaRowsOnScreen = null;
-const look = () => {
-  const found = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      if (el.tagName === "BUTTON" && el.getAttribute("aria-label") === "Roll Awareness" && el.getClientRects().length)
-        return true;
-      if (el.shadowRoot && found(el.shadowRoot)) return true;
-    }
-    return false;
-  };
-  if (performance.getEntriesByName("kostka-rendered").length && found(document))
-    window.kostkaRowsOnScreen = performance.now();
-  else requestAnimationFrame(look);
-};
-requestAnimationFrame(look);
+ROWS_ON_SCREEN_INIT_JS = (
+    """
+// Once the page's document is drawn, looks each frame for the one-tap "Roll Awareness" laid out;
+// before that, a frame costs one look at the marks. (In a function of its own: the page's own
+// scripts share the top level.)
+(() => {
+  window.kostkaRowsOnScreen = null;
 """
+    + ALL_ELEMENTS_JS
+    + """
+  const shown = (el) =>
+    el.tagName === "BUTTON" && el.getAttribute("aria-label") === "Roll Awareness" && el.getClientRects().length;
+  const look = () => {
+    if (performance.getEntriesByName("kostka-rendered").length && all(document).some(shown))
+      window.kostkaRowsOnScreen = performance.now();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();
+"""
+)
 
 
 def rows_on_screen_ms(page) -> float:
