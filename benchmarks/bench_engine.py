@@ -130,7 +130,9 @@ def engine_quick(a: int, b: int) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def icepool_fate(skill: int, difficulty: int, favour: int) -> Fraction:
-    result = 2 @ icepool.d6 + difficulty - favour <= skill
+    # roll under the skill; a tie succeeds only where the check says so (by default it fails)
+    total = 2 @ icepool.d6 + difficulty - favour
+    result = total <= skill if fate.FateCheck(skill, difficulty, favour).ties_succeed else total < skill
     return Fraction(result.quantity(True), result.denominator())
 
 

@@ -1,8 +1,9 @@
 """Start-up and response times of the built static site in headless Chromium.
 
-    python benchmarks/bench_site.py [--runs 3] [--throttle 4] [--site DIR]
+    python benchmarks/bench_site.py [--runs 3] [--throttle 4] [--site DIR [--site DIR2 ...]]
 
-Builds site/ if it is out of date (or measures the site built in DIR, another commit's, say), serves it with build.py's own server on 127.0.0.1 and
+Builds site/ if it is out of date (or measures the site built in DIR, another commit's, say; given
+several, they are measured in turns, A, B, A, B…, and side by side), serves it with build.py's own server on 127.0.0.1 and
 measures, in Debian's chromium (launched as the browser tests launch it: tests/browsing.py):
 
 - first paint: the browser's ``first-contentful-paint`` (the loading screen);
@@ -181,80 +182,90 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--throttle", type=float, default=1.0, help="CPU slow-down, 4 for a tablet")
-    parser.add_argument("--site", type=Path, default=None, help="a site built elsewhere (default: site/)")
+    parser.add_argument(
+        "--site", type=Path, action="append", help="a site built elsewhere (default: site/); several: side by side"
+    )
     args = parser.parse_args()
-    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     if args.site is None and not build.is_up_to_date():
         build.build()
-    httpd, url = serve(args.site or build.SITE)
-    url += "?lang=en"
-    results: dict[str, list[float]] = {
-        "paint": [],
-        "cold": [],
-        "warm": [],
-        "warm2": [],
-        "rows_cold": [],
-        "rows_warm": [],
-        "click": [],
-        "bytes": [],
-    }
+    sites = args.site or [build.SITE]
+    every = {site: {key: [] for key in MEASURES} for site in sites}
     with sync_playwright() as p:
         browser = p.chromium.launch(**launch_options())
         for _ in range(args.runs):
-            context = browser.new_context()
-            context.add_init_script(ROWS_ON_SCREEN_INIT_JS)
-            page = context.new_page()
-            if args.throttle != 1:
-                context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
-            CountingHandler.sent = 0
-            page.goto(url)
-            wait_ready(page)
-            results["paint"].append(first_paint_ms(page))
-            results["cold"].append(interactive_ms(page))
-            results["rows_cold"].append(rows_on_screen_ms(page))
-            print("cold start marks (ms):", marks(page), flush=True)
-            wait_cached(page)
-            results["bytes"].append(CountingHandler.sent)  # the app's start and the offline cache
-            for key in ("warm", "warm2"):
-                page.reload()
-                wait_ready(page)
-                results[key].append(interactive_ms(page))
-                if key == "warm":
-                    results["rows_warm"].append(rows_on_screen_ms(page))
-                print(
-                    f"{key} start marks (ms):",
-                    marks(page),
-                    "interpreter:",
-                    page.locator("html").get_attribute("data-kostka-runtime"),
-                    flush=True,
-                )
-            try:
-                results["click"].extend(click_to_result_ms(page))
-            except PlaywrightError as error:  # the start-up figures stand without it
-                print("click to result not measured:", str(error).splitlines()[0], flush=True)
-            context.close()
+            for site in sites:
+                print(f"-- {site}", flush=True)
+                httpd, url = serve(site)
+                measure_once(browser, url + "?lang=en", args.throttle, every[site])
+                httpd.shutdown()
+                httpd.server_close()
         browser.close()
-    httpd.shutdown()
 
-    med = {k: statistics.median(v) if v else float("nan") for k, v in results.items()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"Chromium headless, CPU throttled {args.throttle:g}x, {args.runs} cold + {2 * args.runs} warm starts,"
-        f" load average {load:.1f} on {os.cpu_count()} CPUs\n"
+        f"Chromium headless, CPU throttled {args.throttle:g}x, {args.runs} cold + {2 * args.runs} warm starts"
+        f"{' of each site, in turns' if len(sites) > 1 else ''}, load average {load:.1f} on {os.cpu_count()} CPUs\n"
     )
-    print("| measure | median | goal |")
-    print("|:--|--:|--:|")
-    print(f"| first paint (loading screen) | {med['paint'] / 1000:.2f} s | |")
-    print(f"| interactive, cold (first visit) | {med['cold'] / 1000:.1f} s | 6 s |")
-    print(f"| interactive, warm: first later visit | {med['warm'] / 1000:.1f} s | 3 s |")
-    print(f"| interactive, warm: visits after it | {med['warm2'] / 1000:.1f} s | 3 s |")
-    print(f"| one-tap rolls on screen, cold | {med['rows_cold'] / 1000:.1f} s | |")
-    print(f"| one-tap rolls on screen, first later visit | {med['rows_warm'] / 1000:.1f} s | |")
-    print(f"| click on Roll to result | {med['click']:.0f} ms | 100 ms |")
-    print(f"| first-visit download | {med['bytes'] / 1e6:.1f} MB | 25 MB |")
+    med = {site: {k: statistics.median(v) if v else float("nan") for k, v in r.items()} for site, r in every.items()}
+    print("| measure | " + " | ".join(str(site) if len(sites) > 1 else "median" for site in sites) + " | goal |")
+    print("|:--|" + "--:|" * (len(sites) + 1))
+    for key, (label, unit, scale, digits, goal) in MEASURES.items():
+        cells = [f"{med[site][key] / scale:.{digits}f} {unit}" for site in sites]
+        print(f"| {label} | " + " | ".join(cells) + f" | {goal} |")
     return 0
+
+
+# what is measured: its label, unit, scale from ms (or bytes), decimals and goal
+MEASURES = {
+    "paint": ("first paint (loading screen)", "s", 1000, 2, ""),
+    "cold": ("interactive, cold (first visit)", "s", 1000, 1, "6 s"),
+    "warm": ("interactive, warm: first later visit", "s", 1000, 1, "3 s"),
+    "warm2": ("interactive, warm: visits after it", "s", 1000, 1, "3 s"),
+    "rows_cold": ("one-tap rolls on screen, cold", "s", 1000, 1, ""),
+    "rows_warm": ("one-tap rolls on screen, first later visit", "s", 1000, 1, ""),
+    "click": ("click on Roll to result", "ms", 1, 0, "100 ms"),
+    "bytes": ("first-visit download", "MB", 1e6, 1, "25 MB"),
+}
+
+
+def measure_once(browser, url: str, throttle: float, results: dict[str, list[float]]) -> None:
+    """One cold start of the site at ``url`` in a fresh profile, two warm ones, and five rolls."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    context = browser.new_context()
+    context.add_init_script(ROWS_ON_SCREEN_INIT_JS)
+    page = context.new_page()
+    if throttle != 1:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    CountingHandler.sent = 0
+    page.goto(url)
+    wait_ready(page)
+    results["paint"].append(first_paint_ms(page))
+    results["cold"].append(interactive_ms(page))
+    results["rows_cold"].append(rows_on_screen_ms(page))
+    print("cold start marks (ms):", marks(page), flush=True)
+    wait_cached(page)
+    results["bytes"].append(CountingHandler.sent)  # the app's start and the offline cache
+    for key in ("warm", "warm2"):
+        page.reload()
+        wait_ready(page)
+        results[key].append(interactive_ms(page))
+        if key == "warm":
+            results["rows_warm"].append(rows_on_screen_ms(page))
+        print(
+            f"{key} start marks (ms):",
+            marks(page),
+            "interpreter:",
+            page.locator("html").get_attribute("data-kostka-runtime"),
+            flush=True,
+        )
+    try:
+        results["click"].extend(click_to_result_ms(page))
+    except PlaywrightError as error:  # the start-up figures stand without it
+        print("click to result not measured:", str(error).splitlines()[0], flush=True)
+    context.close()
 
 
 if __name__ == "__main__":

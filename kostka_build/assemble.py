@@ -42,6 +42,7 @@ def write_worker(
     wheels = [pyodide_dir / lock_packages[p]["file_name"] for p in packages]
     settings = {
         "pyodideDir": config.PYODIDE_SITE_DIR,
+        "sitePackages": config.SITE_PACKAGES,
         "panelRoot": config.PANEL_ROOT,
         "packages": packages,
         # restored instead of a boot (see kostka_build.snapshot): the memory, and the files beside
@@ -150,7 +151,7 @@ def gather(
 
     def converted(tools: Future[Path]) -> tuple[Path, tuple[str, str]]:
         own = build_own_wheel(tools.result(), cache)
-        return own, panel_convert(own.name, cache)
+        return own, panel_convert(cache)
 
     with timings.step("fetched and made at once"), ThreadPoolExecutor(5) as pool:
         core = pool.submit(timed("npm pyodide", lambda: fetch_pyodide_core(cache)))

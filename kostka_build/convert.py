@@ -18,14 +18,15 @@ from . import config, internals
 from .util import BuildError, log, write
 
 
-def panel_convert(own_wheel_name: str, cache: Path = config.CACHE) -> tuple[str, str]:
+def panel_convert(cache: Path = config.CACHE) -> tuple[str, str]:
     """panel convert's app.html and app.js for webapp/app.py."""
     out = cache / "convert"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     # The worker loads every wheel itself (static/worker.js); this explicit list only keeps
-    # panel convert from guessing requirements ('auto').
-    req = f"./{config.PYODIDE_SITE_DIR}{own_wheel_name}"
+    # panel convert from guessing requirements ('auto'): a name, as it no longer takes a wheel's
+    # path that is not there yet.
+    req = "kostka"
     log("panel convert webapp/app.py --to pyodide-worker")
     proc = subprocess.run(
         [
@@ -105,7 +106,7 @@ class Assets:
         return target
 
     def bokeh_file(self, cdn_name: str) -> str:
-        name = cdn_name.replace(f"-{config.BOKEH_VERSION}", "")  # CDN bokeh-3.7.3.min.js is the wheel's bokeh.min.js
+        name = cdn_name.replace(f"-{config.BOKEH_VERSION}", "")  # CDN bokeh-3.9.2.min.js is the wheel's bokeh.min.js
         target = config.BOKEH_SITE_DIR + name
         try:
             data = self.bokeh.read(internals.BOKEH_JS + name)

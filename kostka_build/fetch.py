@@ -33,9 +33,14 @@ def fetch_pyodide_core(cache: Path = config.CACHE) -> Path:
     for name in [*config.CORE_FILES, "pyodide-lock.json"]:
         if not (pkg / name).is_file():
             raise BuildError(f"npm pyodide@{version} lacks {name}: delete {dest} and retry")
-    lock = json.loads((pkg / "pyodide-lock.json").read_text())
-    if lock["info"]["version"] != version:
-        raise BuildError(f"npm pyodide lock is for {lock['info']['version']}, expected {version}")
+    # the package's version (the lock no longer names it), and the Python its lock is for
+    got = json.loads((pkg / "package.json").read_text())["version"]
+    python = json.loads((pkg / "pyodide-lock.json").read_text())["info"].get("python")
+    if got != version or python != config.PYODIDE_PYTHON_FULL:
+        raise BuildError(
+            f"npm pyodide is {got} for Python {python}, expected {version} for {config.PYODIDE_PYTHON_FULL}: "
+            f"delete {dest} and retry"
+        )
     return pkg
 
 
@@ -61,6 +66,11 @@ def fetch_lock_wheels(
     missing = [n for n in packages if not (src / lock["packages"][n]["file_name"]).exists()]
     if missing:
         dl = cache / "dl"
+        if config.BINARY_WHEELS_SOURCE is None:
+            raise BuildError(
+                f"LOCK_PACKAGES asks for {missing}, but no source of Pyodide {config.PYODIDE_VERSION}'s "
+                "binary wheels is known (config.BINARY_WHEELS_SOURCE)"
+            )
         if not list(dl.glob("*.whl")):
             log(f"pip download {config.BINARY_WHEELS_SOURCE} (Pyodide {config.PYODIDE_VERSION} wheels)")
             pip_download([config.BINARY_WHEELS_SOURCE], dl)

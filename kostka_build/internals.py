@@ -30,24 +30,20 @@ PAGE_FAVICON = '<link rel="icon" href="./favicon.ico" type="">'
 # covers it, and on a slow tablet the worker's document could arrive before it was embedded: both
 # were drawn, one under the other. The build leaves it out; the worker's document is the only one.
 PAGE_PRERENDER = (
-    r'(?s)\s*<script type="application/json" id="[^"]+">.*?</script>\s*<script type="text/javascript">'
+    r'(?s)\s*<script type="application/json" id="[^"]+">.*?</script>\s*<script(?: type="text/javascript")?>'
     r"(?:(?!</script>).)*?root\.Bokeh\.embed\.embed_items\(docs_json, render_items\);(?:(?!</script>).)*</script>"
 )
-# The Python code panel convert puts into app.js (pyodide_worker.js: `const code = \`{{ code }}\``),
-# and the last step of that code, writing the document (the snapshot is taken just before it).
-APP_CODE = re.compile(r"const code = `(.*?)`\n\n  try \{", re.S)
+# The Python code panel convert puts into app.js (pyodide_worker.js: the template literal that
+# `runPythonAsync(\`{{ code }}\`)` runs, escaped by panel.io.convert as unicode_escape with each
+# backtick as \`), and the last step of that code, writing the document (the snapshot is taken
+# just before it).
+APP_CODE = re.compile(r"= await self\.pyodide\.runPythonAsync\(`((?:[^`\\]|\\.)*)`\)", re.S)
 WRITE_DOC = "await write_doc()"
 
 # --------------------------------------------------------------------------- patches to the wheels
 
 # Exact byte patches, each of which must match once (kostka_build.wheels.trim_wheel).
 PANEL_PATCHES = {
-    # Panel in the worker builds stylesheet URLs from CDN_ROOT; point it at our copy (set by
-    # static/worker.js and the snapshot's install program).
-    "panel/io/resources.py": (
-        b'CDN_ROOT = "https://cdn.holoviz.org/panel/"',
-        b'CDN_ROOT = os.environ.get("KOSTKA_PANEL_ROOT", "https://cdn.holoviz.org/panel/")',
-    ),
     # Panel's worker code makes its dict converter by evaluating JavaScript source (run_js), which
     # the site's Content-Security-Policy forbids: it takes the same function from the worker's
     # globals instead (static/worker.js defines it; a snapshot restores it by that name).
@@ -65,6 +61,10 @@ PANEL_PATCHES = {
         b"from js import kostkaDictConverter as _dict_converter  # static/worker.js",
     ),
 }
+# Panel in the worker builds stylesheet URLs from its CDN root, which it reads from this environment
+# variable as it is imported (panel.config.cdn_root, Panel >= 1.8.10): static/worker.js and the
+# snapshot's install program point it at the site's copy.
+PANEL_CDN_ROOT_ENV = "PANEL_CDN_ROOT"
 # BokehJS fetches MathJax from a CDN when a label holds TeX; we ship no MathJax, so it loads a
 # local no-op script instead and TeX stays plain text.
 BOKEH_JS_PATCHES = {
@@ -78,8 +78,8 @@ BOKEH_JS_PATCHES = {
         # A system's screen kept hidden in the page would be measured on every tap; a hidden view
         # is left out until shown (showing it lays the document out again, with it).
         (
-            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof y))}",
-            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof y&&t.model.visible))}",
+            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof w))}",
+            b"get layoutable_views(){return this.child_views.filter((t=>t instanceof w&&t.model.visible))}",
         ),
     ],
 }
@@ -116,15 +116,15 @@ PYTHON_NAMES = {
     ],
     "panel.io.state": ["state"],
     "panel.util": ["edit_readonly"],
-    "panel.io.resources": ["CDN_ROOT"],
+    "panel.io.resources": ["CDN_ROOT"],  # read from PANEL_CDN_ROOT_ENV as Panel is imported
     "panel.io.document": ["freeze_doc", "hold"],  # webapp/views/common.py (ScreenPlace)
+    "panel.io.server": ["async_execute"],  # webapp/views/component.py (LockedChanges) reads its `lock` rule
     "panel.layout.base": ["Panel"],  # ScreenPlace: its update skips the layout's own, which reads sizes
     # webapp/views/callbacks.py: a callback's signature read once for all partials of its method
     "bokeh.util.callback_manager": ["_check_callback", "_nargs"],
 }
 # Attributes of live objects: (what, attribute). Panel's state, Bokeh's Document.
 OBJECT_NAMES = [
-    ("panel.io.state.state", "_schedule_on_load"),  # webapp/app.py: a document drawn in the worker
     ("bokeh.document.Document()", "_session_context"),  # webapp/startup.py: as write_doc leaves it
     ("bokeh.document.Document().callbacks", "_held_events"),  # webapp/startup.py: held changes dropped
     ("bokeh.document.Document().models", "freeze"),  # webapp/views/common.py
@@ -153,6 +153,10 @@ OBJECT_NAMES = [
     # bundle file is looked for on disk
     ("panel.custom.JSComponent", "_get_properties"),
     ("panel.custom.JSComponent", "_bundle_path"),
+    # webapp/views/component.py (LockedChanges): a priority change's handler, with the `lock` attribute
+    # that panel.io.server.async_execute reads to hold the document's lock while it runs
+    ("panel.custom.JSComponent", "_change_coroutine"),
+    ("panel.widgets.TextInput", "_change_coroutine"),
 ]
 # The messages between the page (Panel's pyodide_handler.js) and the site's worker
 # (static/worker.js, in place of Panel's pyodide_worker.js): what the worker sends, which the page
@@ -173,6 +177,10 @@ PYODIDE_STDLIB_NAMES = {"importlib/_bootstrap_external.py": ["_code_to_timestamp
 # by the memory's grow(), a failure caught and reported to the allocator, which then fails the
 # allocation. programs/snapshot.js relies on it to zero the freed memory without growing it.
 PYODIDE_GROW_MEMORY = "try{wasmMemory.grow(pages);updateMemoryViews();return 1}catch(e){}"
-# The first word of a Pyodide 0.27 memory snapshot (static/worker.js checks it before restoring).
+# How Pyodide's runtime tells that it runs on iOS or iPadOS (pyodide.asm.js, getPyEMCountArgsPtr),
+# where it must leave out a WebAssembly feature Safari breaks: the expression, in JavaScript, found
+# by this pattern (kostka_build.verify.check_ios_detection runs it for an iPad, an iPhone and a Mac).
+PYODIDE_IOS_CHECK = re.compile(r"let isIOS=(.+?);if\(isIOS\)\{return 0\}")
+# The first word of a Pyodide memory snapshot (static/worker.js checks it before restoring).
 PYODIDE_SNAPSHOT_MAGIC = 1886286592
 PYODIDE_SNAPSHOT_RELEASE = PYODIDE_VERSION

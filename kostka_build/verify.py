@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import config
+from . import config, internals
 from .convert import css_references
 from .util import BuildError
 
@@ -76,9 +77,81 @@ def verify_site(site: Path, packages: list[str], lock_packages: dict) -> None:
     for name in (config.SNAPSHOT_PART.format(0), config.STDLIB_ZIP, config.STDLIB_REST):
         if not (site / config.PYODIDE_SITE_DIR / name).is_file():
             raise BuildError(f"site lacks {config.PYODIDE_SITE_DIR}{name}")
+    check_ios_detection((site / config.PYODIDE_SITE_DIR / "pyodide.asm.js").read_text(encoding="utf-8"))
     missing = check_local_references(site)
     if missing:
         raise BuildError("references to files missing from site/:\n  " + "\n  ".join(missing))
     foreign = scan_foreign_urls(site)
     if foreign:
         raise BuildError("the site would fetch from other hosts:\n  " + "\n  ".join(foreign[:40]))
+
+
+# What browsers on the devices at a table report (navigator.userAgent, .platform, .maxTouchPoints),
+# and whether Pyodide's runtime must take each for iOS or iPadOS. Since iPadOS 13, Safari on an
+# iPad asks for desktop pages: it reports a Mac's user agent and platform, and only its touch
+# points tell it from one.
+SAFARI_UA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
+DEVICES = {
+    "iPad (iPadOS 18, Safari)": ({"userAgent": SAFARI_UA, "platform": "MacIntel", "maxTouchPoints": 5}, True),
+    "iPhone (iOS 18, Safari)": (
+        {
+            "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+            "platform": "iPhone",
+            "maxTouchPoints": 5,
+        },
+        True,
+    ),
+    "Mac (macOS, Safari)": ({"userAgent": SAFARI_UA, "platform": "MacIntel", "maxTouchPoints": 0}, False),
+    "Android tablet (Chrome)": (
+        {
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/131.0.0.0 Safari/537.36",
+            "platform": "Linux armv8l",
+            "maxTouchPoints": 10,
+        },
+        False,
+    ),
+}
+# Runs the runtime's own expression once per device, each in a fresh context whose navigator is it.
+_IOS_PROBE = """
+const vm = require("vm");
+const job = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const seen = job.devices.map((nav) => Boolean(vm.runInNewContext(`globalThis.navigator = nav; (${job.check})`, {nav})));
+process.stdout.write(JSON.stringify(seen));
+"""
+
+
+def ios_detection(runtime_js: str) -> dict[str, bool]:
+    """Whether the Pyodide runtime ``runtime_js`` (the text of pyodide.asm.js) takes each of
+    :data:`DEVICES` for iOS or iPadOS, found by running its own check in Node."""
+    found = internals.PYODIDE_IOS_CHECK.findall(runtime_js)
+    if len(found) != 1:
+        raise BuildError(
+            f"Pyodide's iOS check found {len(found)} times in pyodide.asm.js, expected once (internals.PYODIDE_IOS_CHECK)"
+        )
+    job = json.dumps({"check": found[0], "devices": [nav for nav, _ in DEVICES.values()]})
+    try:
+        proc = subprocess.run(["node", "-e", _IOS_PROBE], input=job, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError as exc:
+        raise BuildError(f"checking Pyodide's iOS check needs Node.js (the 'node' command): {exc}") from exc
+    if proc.returncode != 0:
+        raise BuildError(f"Pyodide's iOS check failed to run:\n{proc.stderr[-2000:]}")
+    return dict(zip(DEVICES, json.loads(proc.stdout), strict=True))
+
+
+def check_ios_detection(runtime_js: str) -> None:
+    """Refuse a runtime that would take an iPad (Safari reporting "MacIntel" with touch points) for
+    a Mac, or any of :data:`DEVICES` for what it is not: on an iPad, a runtime that thinks it runs
+    on a Mac starts on a path iPadOS 18's Safari breaks, and the site never starts there."""
+    seen = ios_detection(runtime_js)
+    wrong = [
+        f"{device}: taken for {'iOS' if seen[device] else 'not iOS'}"
+        for device, (_, ios) in DEVICES.items()
+        if seen[device] != ios
+    ]
+    if wrong:
+        raise BuildError(
+            f"Pyodide {config.PYODIDE_VERSION}'s runtime tells iOS wrongly, and would not start on such devices:\n  "
+            + "\n  ".join(wrong)
+        )

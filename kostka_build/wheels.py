@@ -21,7 +21,7 @@ from .util import BuildError, Timings, log, norm, program, run_in_node, sha256
 
 
 def build_standin_wheel(cache: Path = config.CACHE) -> Path:
-    """Kostka's stand-ins (static/standins/: numpy, pandas, narwhals, bleach…) as a tiny pure wheel."""
+    """Kostka's stand-ins (static/standins/: numpy, pandas, narwhals, nh3) as a tiny pure wheel."""
     dest = cache / "standin"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -35,7 +35,7 @@ def build_standin_wheel(cache: Path = config.CACHE) -> Path:
         zf.writestr(
             info + "METADATA",
             f"Metadata-Version: 2.1\nName: {config.STANDINS_WHEEL}\nVersion: 1.0\n"
-            "Summary: Stand-ins for numpy, pandas, narwhals and bleach in Kostka's static site (none is real)\n",
+            "Summary: Stand-ins for numpy, pandas, narwhals and nh3 in Kostka's static site (none is real)\n",
         )
         zf.writestr(
             info + "WHEEL", "Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
@@ -86,7 +86,7 @@ def emscripten_requirements(meta: email.message.Message) -> list[str]:
         "platform_system": "Emscripten",
         "os_name": "posix",
         "python_version": config.PYODIDE_PYTHON,
-        "python_full_version": config.PYODIDE_PYTHON + ".7",
+        "python_full_version": config.PYODIDE_PYTHON_FULL,
         "platform_machine": "wasm32",
         "implementation_name": "cpython",
         "platform_python_implementation": "CPython",
@@ -198,12 +198,13 @@ def assemble_packages(
 def precompile_wheels(core: Path, wheels: list[Path], cache: Path = config.CACHE) -> None:
     """Ship bytecode instead of source in the third-party pure wheels: the browser skips compiling
     thousands of modules at start-up. Compiled by Pyodide's own Python, run by Node (no CPython of
-    that version needed); results are cached by the source wheel's sha256."""
+    that version needed); results are cached by the source wheel's sha256 and the runtime's release."""
     store = cache / "pyc"
     store.mkdir(parents=True, exist_ok=True)
     todo = []
     for wheel in wheels:
-        key = store / f"{sha256(wheel.read_bytes())[:20]}-{wheel.name}"
+        # bytecode is for one Python: the runtime's release is part of the key
+        key = store / f"pyodide-{config.PYODIDE_VERSION}-{sha256(wheel.read_bytes())[:20]}-{wheel.name}"
         if key.is_file():
             shutil.copy2(key, wheel)
         else:

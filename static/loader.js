@@ -4,6 +4,19 @@
 (function () {
   "use strict";
 
+  // ---- every uncaught error of the page, and every error the app's worker reports (ui.error below),
+  // as a short line in KostkaLoader.errors: tests read it in browsers whose driver shows no console
+  // (WebKit's). Only noted, never handled: nothing else changes. Set first, to see the loader's own.
+  const errors = [];
+  const noteError = (text) => {
+    if (errors.length < 50) errors.push(String(text).slice(0, 300));
+  };
+  window.addEventListener("error", (event) => noteError(`${event.message} (${event.filename}:${event.lineno})`));
+  window.addEventListener("unhandledrejection", (event) => {
+    const reason = event.reason;
+    noteError("unhandled rejection: " + (reason && reason.message ? reason.message : String(reason)));
+  });
+
   const TEXT = {
     en: {
       offline: "Saving for offline use: {files}",
@@ -125,6 +138,7 @@
       this.render();
     },
     error(message) {
+      noteError(message);
       this.state.error = String(message || "");
       clearInterval(this.timer);
       document.documentElement.dataset.kostkaLoader = "error";
@@ -378,6 +392,7 @@
   window.KostkaLoader = {
     language: lang,
     visitHanded: true,  // the storage component leaves reporting what the browser holds to this loader
+    errors: errors,  // the page's uncaught errors and the worker's, as short lines (see the top)
     serviceWorker: swReady,
     worker: () => appWorker,  // build.py puts this where panel's page code starts its worker
   };

@@ -1,6 +1,6 @@
 // Kostka's Pyodide worker: loads the runtime and every wheel from this site (no other host),
 // then runs the Panel app made by `panel convert` and talks to the page like Panel's own
-// pyodide-worker template (panel 1.7.5). build.py replaces the placeholder below with the
+// pyodide-worker template (panel 1.9.4). build.py replaces the placeholder below with the
 // configuration: wheel list, download size and the app's Python code.
 /*KOSTKA_CONFIG*/
 
@@ -172,15 +172,15 @@ async function installWheels(pyodide, wheels) {
 // Seeds do not come from the interpreter's state (engine.rng draws each one from the browser's
 // crypto source), and Python's own `random` is reseeded after the restore. A start that fails
 // after a restore tells the page, which then asks the next start to boot afresh.
-const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 memory snapshot
+const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide memory snapshot
 const CONTAINER_MAGIC = 0x4b53544b;  // "KTSK": build.py's container of the memory and the files
-const SITE_PACKAGES = "/lib/python3.12/site-packages";
+const SITE_PACKAGES = KOSTKA.sitePackages;
 const SNAPSHOT_ID = KOSTKA.snapshot[0].integrity;
 
 // Python run once every wheel is loaded, after a fresh boot (build.py runs the same before the snapshot)
 const IMPORT_PANEL = `
 import os
-os.environ["KOSTKA_PANEL_ROOT"] = kostka_panel_root
+os.environ["PANEL_CDN_ROOT"] = kostka_panel_root
 del kostka_panel_root
 import panel
 `;

@@ -1,7 +1,8 @@
 """The build's checks that need no browser: a binary wheel must match Pyodide's official lock; the
 interpreter snapshot's container survives packing, compressing and cutting into parts, the
 snapshot is taken from the page's code up to writing the document, and the standard library it is
-restored with is Pyodide's without the entries left out, each other entry as it was."""
+restored with is Pyodide's without the entries left out, each other entry as it was; and the
+runtime's own iOS check must take an iPad for iOS, not for a Mac."""
 
 from __future__ import annotations
 
@@ -155,3 +156,55 @@ def test_imports_read_by_type_checkers_only_need_not_ship():
         for a in n.names
     }
     assert imported == {"typing", "json"}
+
+
+# ---- the runtime's iOS check (kostka_build.verify.check_ios_detection)
+
+# The check as Pyodide 0.27.7's pyodide.asm.js has it (getPyEMCountArgsPtr), and as 0.28 and later
+# have it (cpython#135388): an iPad's Safari reports "MacIntel", which only the second one reads.
+IOS_CHECK_0_27 = "globalThis.navigator&&/iPad|iPhone|iPod/.test(navigator.platform)"
+IOS_CHECK_0_29 = (
+    'globalThis.navigator&&(/iPad|iPhone|iPod/.test(navigator.userAgent)||navigator.platform==="MacIntel"'
+    '&&typeof navigator.maxTouchPoints!=="undefined"&&navigator.maxTouchPoints>1)'
+)
+
+
+def runtime_with(check: str) -> str:
+    """A runtime's text around its iOS check, as pyodide.asm.js writes it."""
+    return f"function getPyEMCountArgsPtr(){{let isIOS={check};if(isIOS){{return 0}}const code=new Uint8Array([0]);}}"
+
+
+def test_a_runtime_that_takes_an_ipad_for_a_mac_stops_the_build():
+    from kostka_build import verify
+
+    assert verify.ios_detection(runtime_with(IOS_CHECK_0_27))["iPad (iPadOS 18, Safari)"] is False
+    with pytest.raises(BuildError, match=r"iPad \(iPadOS 18, Safari\): taken for not iOS"):
+        verify.check_ios_detection(runtime_with(IOS_CHECK_0_27))
+
+
+def test_a_runtime_that_tells_an_ipad_from_a_mac_passes():
+    from kostka_build import verify
+
+    assert verify.ios_detection(runtime_with(IOS_CHECK_0_29)) == {
+        "iPad (iPadOS 18, Safari)": True,
+        "iPhone (iOS 18, Safari)": True,
+        "Mac (macOS, Safari)": False,
+        "Android tablet (Chrome)": False,
+    }
+    verify.check_ios_detection(runtime_with(IOS_CHECK_0_29))
+
+
+def test_a_runtime_whose_ios_check_cannot_be_found_stops_the_build():
+    from kostka_build import verify
+
+    with pytest.raises(BuildError, match="found 0 times"):
+        verify.check_ios_detection("function getPyEMCountArgsPtr(){return 0}")
+
+
+def test_the_pinned_runtime_tells_an_ipad_from_a_mac():
+    core = config.CACHE / "npm" / f"pyodide-{config.PYODIDE_VERSION}" / "package" / "pyodide.asm.js"
+    if not core.is_file():
+        pytest.skip("the npm pyodide package is fetched by python build.py")
+    from kostka_build import verify
+
+    verify.check_ios_detection(core.read_text(encoding="utf-8"))

@@ -8,7 +8,10 @@ import ast
 import importlib.metadata
 import importlib.util
 import json
+import os
 import re
+import subprocess
+import sys
 import zipfile
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -66,7 +69,7 @@ def test_panel_converts_pages_as_the_build_expects():
     assert re.search(internals.PAGE_ESMS_OPTIONS, resources), "es-module-shims' options moved"
     assert "es-module-shims" in (PANEL / "models" / "esm.py").read_text(encoding="utf-8")  # internals.PAGE_ESMS
     # the document drawn at build time, which the build leaves out, is embedded by Bokeh's doc_js.js
-    doc_js = (SITE_PACKAGES / "bokeh" / "core" / "_templates" / "doc_js.js").read_text(encoding="utf-8")
+    doc_js = (SITE_PACKAGES / "bokeh" / "core" / "_templates" / "doc_js.js.jinja").read_text(encoding="utf-8")
     assert "root.Bokeh.embed.embed_items(docs_json, render_items" in doc_js, "see internals.PAGE_PRERENDER"
     # the page's code ends with writing the document: the snapshot is taken just before it
     assert internals.WRITE_DOC + '"""' in (PANEL / "io" / "convert.py").read_text(encoding="utf-8")
@@ -87,6 +90,16 @@ def top_level_names(module: str) -> set[str]:
     return names
 
 
+def test_panel_takes_its_cdn_root_from_the_environment():
+    # static/worker.js and the snapshot's install program point it at the site's copy
+    code = "import panel.io.resources as r, panel; print(r.CDN_ROOT, panel.config.cdn_root)"
+    env = {**os.environ, internals.PANEL_CDN_ROOT_ENV: config.PANEL_ROOT}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == [config.PANEL_ROOT, config.PANEL_ROOT]
+    for source in (config.STATIC / "worker.js", config.ROOT / "kostka_build" / "programs" / "snapshot_install.py"):
+        assert f'os.environ["{internals.PANEL_CDN_ROOT_ENV}"]' in source.read_text(encoding="utf-8"), source
+
+
 @pytest.mark.parametrize("module", sorted(internals.PYTHON_NAMES))
 def test_the_private_python_names_are_there(module):
     missing = [name for name in internals.PYTHON_NAMES[module] if name not in top_level_names(module)]
@@ -105,8 +118,26 @@ def test_the_private_attributes_are_there(what, name):
         "panel.io.location.Location()": panel.io.location.Location(),
         "panel.Column()": panel.Column(),
         "panel.custom.JSComponent": panel.custom.JSComponent,
+        "panel.widgets.TextInput": panel.widgets.TextInput,
     }
     assert hasattr(objects[what], name), f"{what} has no {name}"
+
+
+def test_panels_server_holds_the_lock_for_a_change_handler_that_asks_for_it():
+    # webapp/views/component.py (LockedChanges): a priority change runs through async_execute, which
+    # holds the document's lock only for a callback whose function has a true `lock` attribute
+    import inspect
+
+    import panel.io.server
+    import panel.reactive
+
+    source = inspect.getsource(panel.io.server.async_execute)
+    assert "hasattr(func.func, 'lock')" in source and "getattr(func, 'lock', False)" in source
+    assert "state.execute(cb, schedule=True)" in inspect.getsource(panel.reactive.Syncable._server_change)
+    from webapp.views.common import NumberInput, TextInput
+
+    for cls in (NumberInput, TextInput):
+        assert cls._change_coroutine.lock is True and inspect.iscoroutinefunction(cls._change_coroutine)
 
 
 def test_the_page_and_the_worker_speak_the_same_messages():
@@ -125,7 +156,8 @@ def test_the_page_and_the_worker_speak_the_same_messages():
 
 @pytest.mark.skipif(not NPM.is_dir(), reason="the npm pyodide package is fetched by python build.py")
 def test_pyodide_has_the_snapshot_api_the_worker_uses():
-    assert json.loads((NPM / "pyodide-lock.json").read_text())["info"]["version"] == config.PYODIDE_VERSION
+    assert json.loads((NPM / "package.json").read_text())["version"] == config.PYODIDE_VERSION
+    assert json.loads((NPM / "pyodide-lock.json").read_text())["info"]["python"] == config.PYODIDE_PYTHON_FULL
     code = (NPM / "pyodide.js").read_text(encoding="utf-8") + (NPM / "pyodide.asm.js").read_text(encoding="utf-8")
     missing = [name for name in internals.PYODIDE_NAMES if name not in code]
     assert missing == [], f"pyodide {config.PYODIDE_VERSION} lacks {missing}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import partial
 
 try:  # running from a source checkout without installing the package
     import webapp  # noqa: F401
@@ -50,12 +49,8 @@ def main() -> KostkaApp:
         app.apply_url()  # the server knows the address already: draw the right screen at once
     doc = pn.state.curdoc
     if doc is not None:
-        if sys.platform == "emscripten":
-            # Panel's server marks a document as loaded once the page has drawn it; its Pyodide
-            # worker never does, and Panel's `hold()` then leaves the events raised inside it
-            # unsent: a layout that gains a child (the share panel's QR code) would never show it,
-            # and the next change to that child would refer to a model the page does not know.
-            doc.on_event("document_ready", partial(pn.state._schedule_on_load, doc))
+        # (Panel's Pyodide worker marks the document as loaded once the page has drawn it, as its
+        # server does: panel.io.pyodide._link_docs_worker, since Panel 1.8.)
         # drawn and linked: apply the address (if not yet) and storage
         doc.on_event("document_ready", app.page_ready)
     return app

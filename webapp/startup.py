@@ -185,7 +185,8 @@ def _for_page(doc: Document, events: list[Any]) -> tuple[Any, ...]:
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
     patch, buffers = _process_document_events(doc, events)
-    return to_js(patch, dict_converter=_dict_converter), js.Map.new(to_js(buffers)), None
+    # (Pyodide 0.29's to_js makes a dict a JS Object, no longer a Map: a Map of its entries)
+    return to_js(patch, dict_converter=_dict_converter), js.Map.new(js.Object.entries(to_js(buffers))), None
 
 
 def take_visit(location: str, stored: str, send: Callable[..., None] | None = None) -> None:

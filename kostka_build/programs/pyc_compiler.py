@@ -2,7 +2,10 @@
 # (unchecked, timestamp 0) in place of each .py that compiles.
 import importlib._bootstrap_external as bx
 import io
+import sys
 import zipfile
+
+SITE_PACKAGES = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"  # as Pyodide lays it out
 
 for name in names:
     src = zipfile.ZipFile("/work/" + name)
@@ -12,7 +15,7 @@ for name in names:
             data = src.read(info)
             if info.filename.endswith(".py"):
                 try:
-                    code = compile(data, "/lib/python3.12/site-packages/" + info.filename, "exec", dont_inherit=True)
+                    code = compile(data, f"{SITE_PACKAGES}/{info.filename}", "exec", dont_inherit=True)
                 except SyntaxError:
                     dst.writestr(info, data)
                     continue

@@ -52,11 +52,12 @@ function zeroFreed(py, code) {
     // the files written, and only site-packages' finders told, as the worker does (not
     // importlib.invalidate_caches(), which would also read the standard library's zip again)
     py.runPython(`import os, sys, zipfile, random
+site_packages = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"
 with zipfile.ZipFile("/tmp/files.zip") as z:
-    z.extractall("/lib/python3.12/site-packages")
+    z.extractall(site_packages)
 os.remove("/tmp/files.zip")
 for path, finder in list(sys.path_importer_cache.items()):
-    if path.startswith("/lib/python3.12/site-packages") and hasattr(finder, "invalidate_caches"):
+    if path.startswith(site_packages) and hasattr(finder, "invalidate_caches"):
         finder.invalidate_caches()
 random.seed()`);
     const stdlib = py.runPython(job.stdlibCheck);  // before the app imports anything

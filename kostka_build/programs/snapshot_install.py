@@ -2,9 +2,10 @@
 # then Panel imported with its CDN root pointed at the site's copy (`panel_root`, set by snapshot.js).
 import importlib
 import os
+import sys
 import zipfile
 
-SITE_PACKAGES = "/lib/python3.12/site-packages"
+SITE_PACKAGES = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"  # as Pyodide lays it out
 for name in sorted(os.listdir("/tmp/wheels")):
     with zipfile.ZipFile(f"/tmp/wheels/{name}") as wheel:  # as the worker unpacks them
         for entry in wheel.namelist():
@@ -13,5 +14,5 @@ for name in sorted(os.listdir("/tmp/wheels")):
     os.remove(f"/tmp/wheels/{name}")
 os.rmdir("/tmp/wheels")
 importlib.invalidate_caches()
-os.environ["KOSTKA_PANEL_ROOT"] = panel_root  # relative: resolved against the page
+os.environ["PANEL_CDN_ROOT"] = panel_root  # relative: resolved against the page (internals.PANEL_CDN_ROOT_ENV)
 del panel_root

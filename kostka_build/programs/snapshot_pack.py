@@ -11,11 +11,11 @@ import zipfile
 import zipimport
 from fnmatch import fnmatchcase as fnmatch
 
-SITE_PACKAGES = "/lib/python3.12/site-packages"
+SITE_PACKAGES = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"  # as Pyodide lays it out
 STDLIB = next(p for p in sys.path if p.endswith(".zip"))  # Pyodide writes python_stdlib.zip there
 held = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)}
 shared = sorted(f for f in held if ".so" in f.rsplit("/", 1)[-1])
-if shared:  # Pyodide 0.27 cannot restore a loaded shared library
+if shared:  # a snapshot cannot hold a loaded shared library (its code lies outside the memory)
     raise RuntimeError(f"the snapshot would hold shared libraries: {shared}")
 with zipfile.ZipFile("/tmp/files.zip", "w") as out:  # stored: the build reads it, then compresses all at once
     for folder, _dirs, files in sorted(os.walk(SITE_PACKAGES)):

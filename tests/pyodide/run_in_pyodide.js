@@ -19,9 +19,10 @@ async function main() {
     stdout: (line) => process.stderr.write(line + "\n"),
     stderr: (line) => process.stderr.write(line + "\n"),
   });
+  const sitePackages = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const wheel of job.wheels || []) {
     const bytes = fs.readFileSync(wheel);
-    py.unpackArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), "wheel", {extractDir: "/lib/python3.12/site-packages"});
+    py.unpackArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), "wheel", {extractDir: sitePackages});
   }
   py.FS.mkdirTree("/repo");
   py.FS.mount(py.FS.filesystems.NODEFS, { root: job.repo }, "/repo");

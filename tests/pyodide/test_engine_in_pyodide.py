@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from kostka_build.config import PYODIDE_PYTHON
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("run_in_pyodide.js")
 VECTORS = ROOT / "tests" / "engine" / "vectors.json"
@@ -63,7 +65,8 @@ def test_wheels() -> list[str]:
     """pytest, hypothesis, icepool and their dependencies as pure wheels, cached in .cache/."""
     dest = ROOT / ".cache" / "pyodide-test-wheels"
     stamp = dest / "wanted.txt"
-    if not (stamp.is_file() and stamp.read_text() == "\n".join(TEST_WHEELS)):
+    wanted = "\n".join([f"python {PYODIDE_PYTHON}", *TEST_WHEELS])
+    if not (stamp.is_file() and stamp.read_text() == wanted):
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
         proc = subprocess.run(
@@ -77,7 +80,7 @@ def test_wheels() -> list[str]:
                 str(dest),
                 "--only-binary=:all:",
                 "--python-version",
-                "3.12",
+                PYODIDE_PYTHON,
                 "--platform",
                 "any",
                 "--implementation",
@@ -90,7 +93,7 @@ def test_wheels() -> list[str]:
         )
         if proc.returncode != 0:
             _need(f"pure wheels of {TEST_WHEELS} from PyPI:\n{proc.stderr[-1500:]}")
-        stamp.write_text("\n".join(TEST_WHEELS))
+        stamp.write_text(wanted)
     return [str(p) for p in sorted(dest.glob("*.whl"))]
 
 
@@ -123,7 +126,7 @@ def test_seeded_rolls_equal_cpython_vector_for_vector(pyodide_dir):
     vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
     assert vectors, "tests/engine/vectors.json is empty"
     out = json.loads(run_in_pyodide(pyodide_dir, REPLAY))
-    assert out["platform"] == "emscripten" and out["version"] == [3, 12]
+    assert out["platform"] == "emscripten" and out["version"] == [int(n) for n in PYODIDE_PYTHON.split(".")]
     assert len(out["records"]) == len(vectors)
     for i, (vector, record) in enumerate(zip(vectors, out["records"], strict=False)):
         assert record == vector["record"], (
@@ -142,6 +145,8 @@ def test_seeded_rolls_equal_cpython_vector_for_vector(pyodide_dir):
 PYTEST = """
 import json, sys
 import pytest
+
+from kostka_build.config import PYODIDE_PYTHON
 args = ["tests/engine", "-q", "-p", "no:cacheprovider", "-m", "not slow", "-W", "ignore::pytest.PytestUnraisableExceptionWarning",
         *[f"--ignore=tests/engine/{name}" for name in IGNORED], *[f"--deselect={name}" for name in DESELECTED]]
 code = pytest.main(args)

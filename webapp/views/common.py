@@ -23,7 +23,7 @@ from engine.sheets import caps as _caps
 
 from ..i18n import N_, Translator, error_text, percent
 from ..state.forms import parse_int
-from .component import Component
+from .component import Component, LockedChanges
 
 __all__ = [
     "APP_CSS",
@@ -312,7 +312,7 @@ class Binder:
         return widget
 
 
-class TextInput(pn.widgets.TextInput):
+class TextInput(LockedChanges, pn.widgets.TextInput):
     """A text input whose typed text reaches Python before any later tap.
 
     Panel delays a widget's value changes by 50 ms on a server but handles a

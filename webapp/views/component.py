@@ -8,7 +8,23 @@ from typing import Any, ClassVar
 
 from panel.custom import JSComponent
 
-__all__ = ["Component"]
+__all__ = ["Component", "LockedChanges"]
+
+
+class LockedChanges:
+    """Mixed into a component whose changes from the page are *priority* changes (a tap, a
+    keystroke: ``_priority_changes``), so that on Panel's server they are handled with the
+    document's lock held, as Panel before 1.8 handled them. Panel 1.8 and later schedule a priority
+    change through its asynchronous executor (``panel.io.server.async_execute``), which holds the
+    lock only for a callback that says so with a ``lock`` attribute; the app's callbacks change
+    Bokeh models directly (a chart's data), and Bokeh's server refuses a change made without the
+    lock, so a keystroke with the charts open was lost. (In the browser's worker there is no lock
+    to take: nothing changes there.)"""
+
+    async def _change_coroutine(self, doc: Any, event_id: str | None = None) -> None:
+        await super()._change_coroutine(doc, event_id=event_id)  # type: ignore[misc]
+
+    _change_coroutine.lock = True  # type: ignore[attr-defined]
 
 
 @cache
@@ -17,7 +33,7 @@ def _bundle(cls: type, esm: str) -> str:
     return f"{cls.__module__}.{cls.__qualname__}-{hashlib.sha256(esm.encode()).hexdigest()[:16]}"
 
 
-class Component(JSComponent):
+class Component(LockedChanges, JSComponent):
     """A ``JSComponent`` whose ES module (``_esm``) is plain JavaScript, given to the page as a
     *bundle*: the page imports each class's module once, under its name, and runs it as it is. A
     module that is no bundle is transformed (from TypeScript, by the page's sucrase) for each
