@@ -838,15 +838,30 @@ def attempt(action: Callable[[], Any], message: pn.pane.HTML | PanePart, explain
     message.object = ""
 
 
+def show_text(field: TextInput, text: str) -> None:
+    """Put ``text`` in ``field`` unless it holds that text as typed already. Compared with what was
+    typed (``value_input``), not with the last committed ``value``: as Python's answer to one key
+    arrives, the page may hold more keys, and writing the text of that key back wiped them out."""
+    if field.value_input != text:
+        field.param.update(value=text, value_input=text)
+
+
+def typed_text(field: TextInput, owner: Any, name: str) -> None:
+    """Keep ``field`` and ``owner``'s raw text parameter ``name`` in step both ways: each key's text
+    goes to ``owner``, and ``owner``'s text comes back to the field only where it differs from what
+    the field holds as typed (a refused character dropped, another character shown)."""
+    field.param.watch(lambda e: setattr(owner, name, e.new or ""), "value_input")
+    # the owner's text as it stands once its own watchers ran (not the event's: one of them may have
+    # set it again)
+    owner.param.watch(lambda e: show_text(field, getattr(owner, name)), name)
+
+
 def name_field(binder: Binder, sheet: Any) -> TextInput:
-    """The character's name, kept in step with ``sheet.name_text`` both ways (raw text, as typed)."""
-    name = TextInput(value=sheet.name_text, width=260, height=70, max_length=60)
+    """The character's name, kept in step with ``sheet.name_text`` both ways (raw text, as typed;
+    the sheet drops refused characters as they are typed)."""
+    name = TextInput(value=sheet.name_text, value_input=sheet.name_text, width=260, height=70, max_length=60)
     binder.text(name, "name", N_("Name"))
-    name.param.watch(lambda e: setattr(sheet, "name_text", e.new or ""), "value_input")
-    # the sheet's value as it stands once its own watchers ran (it drops refused characters as typed)
-    sheet.param.watch(
-        lambda e: setattr(name, "value", sheet.name_text) if name.value != sheet.name_text else None, "name_text"
-    )
+    typed_text(name, sheet, "name_text")
     return name
 
 

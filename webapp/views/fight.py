@@ -40,6 +40,7 @@ from .common import (
     html_pane,
     percent,
     select,
+    typed_text,
     wrap_row,
 )
 from .encounter import PLACES, EncounterBoard
@@ -159,12 +160,9 @@ class FightView(pn.viewable.Viewer):
         form = desk.monster_form
 
         def sheet() -> list[pn.viewable.Viewable]:
-            name = TextInput(value=form.name_text, width=220, height=70, max_length=40)
+            name = TextInput(value=form.name_text, value_input=form.name_text, width=220, height=70, max_length=40)
             self.binder.text(name, "name", N_("Monster's name"))
-            name.param.watch(lambda e: setattr(form, "name_text", e.new or ""), "value_input")
-            form.param.watch(
-                lambda e: setattr(name, "value", form.name_text) if name.value != form.name_text else None, "name_text"
-            )
+            typed_text(name, form, "name_text")
             fields = (
                 ("life", N_("Monster's life"), 130, True),
                 ("life_max", N_("Monster's life (max)"), 150, False),

@@ -41,6 +41,7 @@ from .common import (
     number_input,
     percent,
     select,
+    show_text,
     view_switch,
     wrap_row,
 )
@@ -202,8 +203,7 @@ class _ListRows(pn.viewable.Viewer):
             self._slots.append(self._slot(len(self._slots)))
         for k, item in enumerate(shown):
             name, value = self._rows[k]
-            if name.value != item.get("name", ""):
-                name.value = item.get("name", "")
+            show_text(name, item.get("name", ""))
             if value.value_input != item.get(self.value_key, ""):
                 value.param.update(value=item.get(self.value_key, ""), value_input=item.get(self.value_key, ""))
             if self.keep_toggles and self._keeps[k].value != bool(item.get("keep")):
