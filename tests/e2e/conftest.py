@@ -49,3 +49,12 @@ def server(site):
 def site_url(request) -> str:
     """The built site's address (``KOSTKA_APP_URL`` points the tests at another copy of the app)."""
     return os.environ.get("KOSTKA_APP_URL") or request.getfixturevalue("server").url
+
+
+@pytest.fixture
+def tablet(browser):
+    """A page in a touch tablet's window held upright (768×1024), its own context closed afterwards."""
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()

@@ -16,14 +16,6 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 
-@pytest.fixture
-def tablet(browser: Browser):
-    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 FOCUSED = """() => {
   let el = document.activeElement;
   while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;

@@ -10,19 +10,11 @@ import json
 
 import pytest
 from pages import start, storage
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 NAME = "Tilda Brandybuck"
-
-
-@pytest.fixture
-def tablet(browser: Browser):
-    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def stored_names(page: Page) -> list[str]:
