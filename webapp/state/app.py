@@ -10,7 +10,7 @@ from typing import Any
 import param
 
 from engine import InputError, gurps
-from engine.documents import FORMAT, Document, parse_json, validate_document
+from engine.documents import FORMAT, Document, parse_json, read_document, validate_document
 
 from ..i18n import N_
 from .drafts import Sheet, drafts_json, read_drafts
@@ -19,9 +19,10 @@ from .fight import MonsterSheet
 from .forms import MAX_CHARACTERS, SYSTEMS, Form, as_form
 from .gurps import GurpsCharacter, GurpsDesk
 from .log import LogEntry
+from .merge import merge_rows
 from .one_ring import OR_SKILLS, OneRingDesk
 from .rolls import RollService
-from .roster import Roster, name_beside, same_character
+from .roster import Roster, name_beside, same_character, too_many
 
 __all__ = ["AppState"]
 
@@ -149,15 +150,73 @@ class AppState(param.Parameterized):
         text = self.characters_json()
         return text, self.drafts_json(text)
 
+    def merge_stored(self, base_text: str, theirs_text: str) -> int:
+        """Merge the characters another tab stored (``theirs_text``) into these, from ``base_text``,
+        what this tab last knew the browser held (:mod:`.merge`). Characters either tab added are
+        kept, a change made in one tab only is taken, and where both changed the same field this
+        tab's value stays. Returns how many characters both changed so, or could not be kept
+        (a roster keeps :data:`~.forms.MAX_CHARACTERS`): the caller keeps theirs aside. Raises
+        InputError (nothing changed) when ``theirs_text`` is not a characters document.
+
+        The character on a form is put on it again only when the merge changed it, so a tab
+        where someone is typing keeps what is being typed."""
+        theirs = read_document(theirs_text, kind="characters", lenient=True)
+        try:
+            base = read_document(base_text, kind="characters", lenient=True) if base_text else None
+        except InputError:
+            base = None
+        conflicts = 0
+        parts = [(roster, name) for name, roster in self.rosters.items()]
+        for roster, name in [*parts, (self.monsters, "")]:
+            if name:
+                base_part = (base.systems or {}).get(name) if base else None
+                their_part = (theirs.systems or {}).get(name)
+            else:
+                base_part = base.monsters if base else None
+                their_part = theirs.monsters
+            conflicts += self._merge_roster(roster, _stored_characters(base_part), _stored_characters(their_part))
+        return conflicts
+
+    @staticmethod
+    def _merge_roster(roster: Roster, base: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> int:
+        sheets = roster.sheets()
+        ours = [c.valid for c in sheets]
+        merged = merge_rows(base, ours, theirs)
+        form_class = type(roster.form)
+        chars: list[Any] = [
+            sheets[j] if j is not None else Sheet(form_class, as_form(form_class, value), value)
+            for value, j in merged.items
+        ]
+        over = max(0, len(chars) - MAX_CHARACTERS)  # what a roster cannot keep: the caller keeps theirs aside
+        chars = chars[:MAX_CHARACTERS]
+        if not chars:
+            chars = [form_class().to_dict()]
+        if [c.valid if isinstance(c, Sheet) else c for c in chars] == ours:
+            return merged.conflicts + over
+        where = [j for _, j in merged.items]
+        current = where.index(roster.current) if roster.current in where else min(roster.current, len(chars) - 1)
+        reload = where[current] is None if current < len(where) else True
+        roster.characters = chars
+        if reload or current != roster.current:
+            roster.select(current)
+        return merged.conflicts + over
+
     def load_document(self, doc: Document, *, merge: bool = False) -> int:
         """Load (or, ``merge``, add) the characters of a validated document; returns how many."""
         count = 0
         parts = [(roster, (doc.systems or {}).get(name)) for name, roster in self.rosters.items()]
+        loads = []
         for roster, part in [*parts, (self.monsters, doc.monsters)]:
             if not isinstance(part, dict):
                 continue
             form_class = type(roster.form)
             chars = [Sheet(form_class, as_form(form_class, c), c) for c in part.get("characters") or []]
+            if merge:  # every roster checked for room before any is changed: all or nothing
+                kept, added = roster.to_import(chars)
+                if len(kept) + len(added) > MAX_CHARACTERS:
+                    raise too_many(len(kept), len(added))
+            loads.append((roster, part, chars))
+        for roster, part, chars in loads:
             if merge:
                 added = roster.import_characters(chars)
             else:
@@ -324,3 +383,9 @@ class AppState(param.Parameterized):
         roll_inputs = {k[2:]: v for k, v in query.items() if k.startswith("r_")}
         desk.apply_url_state(roll_inputs)
         return notes
+
+
+def _stored_characters(part: Any) -> list[dict[str, Any]]:
+    """The characters of a document's roster (none when the document has no such roster)."""
+    chars = part.get("characters") if isinstance(part, dict) else None
+    return [c for c in chars if isinstance(c, dict)] if isinstance(chars, list) else []

@@ -15,6 +15,7 @@ from engine.documents import parse_json, roll_entry_check, validate_roll_entry
 from engine.errors import check_int
 
 from .forms import FORMAT_VERSION
+from .merge import merge_sets
 
 __all__ = ["MAX_KEPT_ROLLS", "STORED_LOG_FORMAT", "LogEntry", "RollLog", "now"]
 
@@ -174,6 +175,32 @@ class RollLog(param.Parameterized):
         self._keep(entries, dropped)
         return whole and len(entries) == len(data["rolls"])
 
+    def merge_storage(self, base_text: str, theirs_text: str) -> None:
+        """Merge the log another tab stored (``theirs_text``) into this one, from ``base_text``, what
+        this tab last knew the browser held: rolls either tab made are kept, rolls either cleared are
+        gone, in the order they were made, numbered again from 1. Raises InputError (nothing
+        changed) when ``theirs_text`` is not a stored log."""
+        theirs = RollLog()
+        theirs.load_storage(theirs_text)
+        base = RollLog()
+        try:
+            base.load_storage(base_text) if base_text else None
+        except InputError:
+            pass
+        merged = merge_sets(base.entries, self.entries, theirs.entries, key=_identity)
+        shown = {_identity(e) for e in theirs.entries if e.revealed}
+        revealed = [e for e in merged if not e.revealed and _identity(e) in shown]  # revealed there
+        for entry in revealed:
+            entry.revealed = True
+        if [_identity(e) for e in merged] == [_identity(e) for e in self.entries]:
+            if revealed:
+                self.param.trigger("entries")
+            return
+        merged.sort(key=lambda e: e.time)  # stable: rolls of one second keep the order they had
+        for number, entry in enumerate(merged, 1):
+            entry.number = number
+        self._keep(merged, max(self.dropped, theirs.dropped))
+
     def reveal(self, number: int) -> None:
         for entry in self.entries:
             if entry.number == number:
@@ -191,3 +218,8 @@ class RollLog(param.Parameterized):
 def now() -> str:
     """The local time as the log shows it (``2026-01-31 20:15:07``)."""
     return _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _identity(entry: LogEntry) -> tuple[Any, ...]:
+    """What tells one roll from another in two tabs' logs (their running numbers may be the same)."""
+    return (entry.time, entry.seed, entry.system, entry.character, entry.kind, entry.session_code, entry.session_number)

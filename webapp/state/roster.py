@@ -7,10 +7,12 @@ from typing import Any
 
 import param
 
+from engine import InputError
+
 from .drafts import Sheet, sheet
 from .forms import MAX_CHARACTERS, MAX_NAME, Form, as_form, input_names
 
-__all__ = ["Roster", "name_beside", "same_character"]
+__all__ = ["Roster", "name_beside", "same_character", "too_many"]
 
 
 class Roster(param.Parameterized):
@@ -128,13 +130,13 @@ class Roster(param.Parameterized):
         current = data.get("current", 0)
         self.select(current if isinstance(current, int) and 0 <= current < len(chars) else 0)
 
-    def import_characters(self, chars: list[dict[str, Any]]) -> int:
-        """Add imported characters; returns how many were added.
+    def to_import(self, chars: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """What :meth:`import_characters` would make of the roster: the characters kept and those added.
 
         Blank characters (as a new one starts) and characters already in the roster are not
         added again; the roster's only character, while still blank, makes way for them. A name
-        already in use gets a number ("Tilda (2)"), so no character hides another.
-        """
+        already in use gets a number ("Tilda (2)"), so no character hides another. The count is
+        not bounded here: :meth:`import_characters` refuses what does not fit."""
         form_class = type(self.form)
         fresh = form_class().to_dict()
         existing = list(self.characters)
@@ -145,14 +147,21 @@ class Roster(param.Parameterized):
         taken = [str(c.get("name") or "") for c in existing]
         added: list[dict[str, Any]] = []
         for char, shown in zip(chars, incoming, strict=False):
-            if shown is None or len(existing) + len(added) >= MAX_CHARACTERS:
-                continue
-            if shown == fresh or shown in known:
+            if shown is None or shown == fresh or shown in known:
                 continue
             name = name_beside(shown.get("name", ""), taken)
             taken.append(name)
             known.append(shown)
             added.append({**char, "name": name})
+        return existing, added
+
+    def import_characters(self, chars: list[dict[str, Any]]) -> int:
+        """Add imported characters (:meth:`to_import`); returns how many were added. Raises
+        InputError (nothing added) when the roster would hold more than it keeps: a file is taken
+        whole or not at all, so nothing of it is dropped unsaid."""
+        existing, added = self.to_import(chars)
+        if len(existing) + len(added) > MAX_CHARACTERS:
+            raise too_many(len(existing), len(added))
         if added:
             self.characters = [*existing, *added]
             self.select(len(self.characters) - 1)
@@ -187,3 +196,17 @@ def name_beside(name: str, taken: list[str]) -> str:
         if candidate not in taken:
             return candidate
         n += 1
+
+
+def too_many(kept: int, added: int) -> InputError:
+    """The refusal of characters that do not fit a roster: ``kept`` there, ``added`` coming."""
+    return InputError(
+        "characters",
+        "range",
+        f"{kept} + {added} characters: a system keeps at most {MAX_CHARACTERS}",
+        kind="room",
+        value=kept + added,
+        high=MAX_CHARACTERS,
+        room=max(0, MAX_CHARACTERS - kept),
+        added=added,
+    )

@@ -62,6 +62,22 @@ class SessionState(param.Parameterized):
         code, numbers = read_session(text)
         self.param.update(code=code, numbers=numbers)
 
+    def merge(self, base_text: str, theirs_text: str) -> None:
+        """Take in what another tab stored: its code when this tab kept the one both knew, and for each
+        character the higher running number (a number taken in either tab is taken). Raises
+        InputError (nothing changed) when ``theirs_text`` cannot be read."""
+        code, numbers = read_session(theirs_text)
+        try:
+            base_code = read_session(base_text)[0] if base_text else ""
+        except InputError:
+            base_code = self.code
+        merged = dict(self.numbers)
+        for key, number in numbers.items():
+            merged[key] = max(number, merged.get(key, 0))
+        if len(merged) > MAX_PAIRS:
+            merged = dict(list(merged.items())[-MAX_PAIRS:])
+        self.param.update(code=code if self.code == base_code else self.code, numbers=merged)
+
 
 def read_session(text: Any) -> tuple[str, dict[str, int]]:
     """Validate the stored session (``{"code": text, "numbers": {"code\\0name": n}}``)."""

@@ -26,8 +26,30 @@ from engine.documents import parse_json, read_document
 from .fight import MonsterSheet
 from .forms import as_form
 
-__all__ = ["BACKUP_PREFIX", "StoredRead", "copy_aside", "faithful", "keep_aside", "read_stored"]
+__all__ = [
+    "BACKUP_PREFIX",
+    "KEY_CHARACTERS",
+    "KEY_CHARACTERS_BAD",
+    "KEY_DRAFTS",
+    "KEY_LANG",
+    "KEY_LOG",
+    "KEY_SESSION",
+    "KEY_THEME",
+    "StoredRead",
+    "copy_aside",
+    "faithful",
+    "keep_aside",
+    "read_stored",
+]
 
+#: The browser storage's keys (the numbering's is :data:`webapp.state.links.NUMBERING_KEY`).
+KEY_LANG = "kostka.lang"
+KEY_THEME = "kostka.theme"
+KEY_CHARACTERS = "kostka.characters"
+KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
+KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters document cannot hold
+KEY_SESSION = "kostka.session"
+KEY_LOG = "kostka.log"
 #: Unreadable stored data is copied to ``kostka.backup.<time stamp>.<what>``.
 BACKUP_PREFIX = "kostka.backup."
 

@@ -37,7 +37,17 @@ from ..state.links import (
     read_numbering,
 )
 from ..state.log import MAX_KEPT_ROLLS
-from ..state.stored import read_stored
+from ..state.stored import (
+    KEY_CHARACTERS,
+    KEY_CHARACTERS_BAD,
+    KEY_DRAFTS,
+    KEY_LANG,
+    KEY_LOG,
+    KEY_SESSION,
+    KEY_THEME,
+    read_stored,
+)
+from ..state.tabs import merge_from_tab
 from ..words.gcs import gcs_error_text, gcs_message
 from ..words.log import log_rows
 from ..words.messages import address_problem_text, document_error_text, storage_messages
@@ -69,15 +79,6 @@ from .still import StillPage
 from .storage import BrowserStore
 
 __all__ = ["FateScreens", "KostkaApp", "has_link", "quiet_location"]
-
-KEY_LANG = "kostka.lang"
-KEY_THEME = "kostka.theme"
-KEY_CHARACTERS = "kostka.characters"
-KEY_CHARACTERS_BAD = "kostka.characters.unreadable"
-KEY_DRAFTS = "kostka.drafts"  # the texts still being typed that the characters document cannot hold
-KEY_SESSION = "kostka.session"
-KEY_LOG = "kostka.log"
-KEY_BACKUP = "kostka.backup."  # + a time stamp: unreadable stored data kept aside
 
 
 def has_link(part: str) -> bool:
@@ -336,6 +337,8 @@ class KostkaApp(pn.viewable.Viewer):
         self.share.param.watch(lambda *_: self._save_numbering(), "seen")
         self.share.session.param.watch(lambda *_: self._save_session(), ["code", "numbers"])
         self.store.param.watch(self._stored, ["values", "loaded"])
+        self.store.param.watch(self._other_tab, "outside")
+        self.store.param.watch(self._storage_refused, "failed")
         self.still = StillPage(height=0, width=0, margin=0)
         self.still.on_still(self._still_step)
 
@@ -415,6 +418,10 @@ class KostkaApp(pn.viewable.Viewer):
         )
         self.import_message = html_pane("")
         self.storage_message = html_pane("")
+        self.bring_back = button("", width=260, visible=False)
+        binder.text(self.bring_back, "name", N_("Bring back the other tab's characters"))
+        self.bring_back.on_click(lambda e: self._bring_back())
+        self._tab_backup = ""  # the characters another tab stored where this one's were kept
         self.address_message = html_pane("")
         binder.on_lang(self._draw_notes)
         self.menu = pn.Column(
@@ -430,6 +437,7 @@ class KostkaApp(pn.viewable.Viewer):
             pn.Row(self.delete_note, self.undo_delete),
             self.import_message,
             self.storage_message,
+            self.bring_back,
             self.address_message,
             sizing_mode="stretch_width",
         )
@@ -751,6 +759,72 @@ class KostkaApp(pn.viewable.Viewer):
         self._save_log()
         self.store.ready = True
         self.still.wake()
+
+    def _other_tab(self, event: Any) -> None:
+        """Another tab wrote to the storage: merge what it wrote (:mod:`webapp.state.tabs`), save the
+        merged state, then let the store write again (``merged``)."""
+        report = event.new if isinstance(event.new, dict) else {}
+        seq, base, theirs = report.get("seq"), report.get("base"), report.get("theirs")
+        if not isinstance(seq, int) or not isinstance(base, dict) or not isinstance(theirs, dict):
+            return
+        theirs = {k: v for k, v in theirs.items() if k in self.store.keys and isinstance(v, str)}
+        base = {k: v if isinstance(v, str) else "" for k, v in base.items()}
+        if not self._stored_loaded:  # not read yet: the start reads what is there now
+            self.store.param.update(values={**self.store.values, **theirs}, merged=seq)
+            return
+        stamp = _dt.datetime.now().strftime("%Y%m%dT%H%M%S")
+        merge = merge_from_tab(self.state, self.share, base, theirs, dict(self.store.values), stamp)
+        if KEY_CHARACTERS in merge.kept_aside:
+            self._tab_backup = theirs[KEY_CHARACTERS]
+            self.bring_back.visible = True
+        if merge.kept_aside:
+            self._storage_messages.append(
+                N_(
+                    "Another tab changed the same characters or data at the same time: this tab's values were "
+                    "kept, and the other tab's were kept aside as a backup."
+                )
+            )
+            self._draw_notes()
+        if merge.values:
+            self.store.values = {**self.store.values, **merge.values}
+        self._save_characters()
+        self._save_log()
+        self._save_session()
+        self._save_numbering()
+        self.store.merged = seq
+
+    def _bring_back(self) -> None:
+        """Add the characters another tab kept where this tab's won (:meth:`_other_tab`): each one
+        that differs comes back beside this tab's, under its name and a number ("Vera (2)")."""
+        text, self._tab_backup = self._tab_backup, ""
+        self.bring_back.visible = False
+        if not text:
+            return
+        try:
+            count = self.state.load_characters(text, merge=True)
+        except InputError as error:
+            self.import_message.object = alert_html(document_error_text(self.tr, error))
+            return
+        words = self.tr(N_("Brought back from the other tab: {n}"), n=count)  # a label and its number
+        self.import_message.object = (
+            f'<div class="readout" role="status" data-testid="import-message">{escape(words)}</div>'
+        )
+
+    def _storage_refused(self, event: Any) -> None:
+        """The browser refused to store something (its storage is full or turned off): say so; the
+        data stays on the page (Export keeps it)."""
+        message = N_(
+            "The browser's storage is full or turned off: the latest changes are not saved in it. "
+            "Export the characters and the log to keep them."
+        )
+        had = message in self._storage_messages
+        if event.new and not had:
+            self._storage_messages.append(message)
+        elif not event.new and had:
+            self._storage_messages.remove(message)
+        else:
+            return
+        self._draw_notes()
 
     def _load_numbering(self, values: dict[str, str], stamp: str) -> None:
         """The session links kept from earlier (before those of this visit); unreadable: kept aside, said."""

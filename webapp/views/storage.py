@@ -60,6 +60,13 @@ class BrowserStore(Component):
     to the page (``"light"`` or ``"dark"``). When Python sets ``ready`` the page gets
     ``<html data-kostka="ready">``: the app has read the address and the stored
     data and answers taps (tests and the loading screen can wait for it).
+
+    Two tabs share the storage: a key is written only while the browser still holds what this tab
+    last knew it held. When another tab has written it (the browser's ``storage`` event, or a
+    write that finds other text), the component reports ``outside`` (what this tab knew, and what
+    is there now) and writes nothing more until Python has merged the two and set ``merged``; what
+    Python then sets is written over the other tab's text. ``failed`` lists the keys the browser
+    refused (storage full): their data stays in the page.
     """
 
     keys = param.List(default=[], doc="localStorage keys to mirror")
@@ -68,6 +75,11 @@ class BrowserStore(Component):
     theme = param.Selector(default="light", objects=["light", "dark"])
     palettes = param.Dict(default={"light": LIGHT, "dark": DARK})
     ready = param.Boolean(default=False, doc="Set by Python once stored data is applied: <html data-kostka=ready>")
+    outside = param.Dict(
+        default={}, doc="What another tab wrote: {seq, base: {key: text this tab knew}, theirs: {key: text now}}"
+    )
+    merged = param.Integer(default=0, doc="Set by Python: the last ``outside`` seq merged; writes wait for it")
+    failed = param.List(default=[], doc="Keys the browser refused to write (storage full or disabled)")
 
     _esm = """
 function applyTheme(model) {
@@ -108,22 +120,61 @@ export function render({ model, el }) {
     delay = Math.min(delay * 2, 5000);
   };
   if (!handed) setTimeout(report, 0);
+  // Another tab wrote (the "storage" event), or storage no longer holds what this tab last knew
+  // when it comes to write: tell Python what it holds now and what this tab knew before (the base of
+  // its merge), and write nothing more until Python has merged (``merged`` reaches ``seq``).
+  let seq = 0;
+  const outside = (changes) => {
+    const base = {};
+    const theirs = {};
+    for (const [key, text] of Object.entries(changes)) {
+      base[key] = last[key] === undefined ? "" : last[key];
+      theirs[key] = text === null ? "" : text;
+      last[key] = theirs[key];
+    }
+    seq += 1;
+    const report = { seq, base, theirs };
+    // not while the page applies a change from Python (a change made then is not sent back)
+    setTimeout(() => { model.outside = report; }, 0);
+  };
+  window.addEventListener("storage", (event) => {
+    if (event.storageArea !== window.localStorage) return;
+    if (event.key === null) outside(readAll(model));  // cleared
+    else if (model.keys.includes(event.key)) outside({ [event.key]: event.newValue });
+  });
   // Write what Python has set, once it has read the storage. Its answer to the loader's visit may
   // be here before this component is drawn: what differs from the browser's is written then.
+  let refused = [];
   const save = () => {
-    if (!model.loaded) return;
+    if (!model.loaded || model.merged < seq) return;
+    const changed = {};
+    const failed = [];
     for (const [key, text] of Object.entries(model.values)) {
       if (last[key] === text) continue;
+      let now = null;
+      try { now = window.localStorage.getItem(key); } catch (e) { now = null; }
+      if ((now === null ? "" : now) !== (last[key] === undefined ? "" : last[key])) {
+        changed[key] = now;  // written by another tab since: merged first
+        continue;
+      }
       try {
         if (text === "") window.localStorage.removeItem(key);
         else window.localStorage.setItem(key, text);
-      } catch (e) { /* storage full or disabled: keep going */ }
+        last[key] = text;
+      } catch (e) {
+        failed.push(key);  // storage full or disabled: Python says so, the data stays in the page
+      }
     }
-    last = Object.assign({}, last, model.values);
+    if (Object.keys(changed).length) outside(changed);
+    if (failed.join() !== refused.join()) {
+      refused = failed;
+      setTimeout(() => { model.failed = failed; }, 0);  // as above
+    }
   };
   save();
   model.on("values", save);
   model.on("loaded", save);
+  model.on("merged", save);
   model.on("theme", () => applyTheme(model));
   const markReady = () => { if (model.ready) document.documentElement.dataset.kostka = "ready"; };
   model.on("ready", markReady);

@@ -10,6 +10,7 @@ from typing import Any
 from engine.documents import MAX_ROWS
 
 from ..i18n import N_, Translator, error_text
+from .messages import room_text
 
 __all__ = ["gcs_error_text", "gcs_message"]
 
@@ -44,6 +45,8 @@ def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]
 def gcs_error_text(tr: Translator, error: Any) -> str:
     """Why a GCS sheet was refused, in words a player understands."""
     params = getattr(error, "params", {}) or {}
+    if params.get("kind") == "room":
+        return room_text(tr, params)
     if params.get("reason") == "old-gcs":
         return tr(N_("This sheet is from an older GCS: re-save it in a current GCS and import it again."))
     if getattr(error, "field", "") == "gcs":

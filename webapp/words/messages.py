@@ -19,7 +19,14 @@ from ..i18n import N_, Translator, error_text
 from ..state.forms import SYSTEM_TITLES
 from ..state.one_ring import OR_LABELS, OR_PROFICIENCIES, OR_SKILLS
 
-__all__ = ["FIELD_LABELS", "address_problem_text", "document_error_text", "field_label", "storage_messages"]
+__all__ = [
+    "FIELD_LABELS",
+    "address_problem_text",
+    "document_error_text",
+    "field_label",
+    "room_text",
+    "storage_messages",
+]
 
 #: Field (or address key) -> its label on the form.
 FIELD_LABELS = {
@@ -92,6 +99,19 @@ def _what(tr: Translator, label: str, error: Any) -> str:
     return f"{label}: {error_text(tr, error)}"
 
 
+def room_text(tr: Translator, params: dict[str, Any]) -> str:
+    """Why an import was refused whole: its characters do not fit a roster (``kind="room"``)."""
+    return tr.ngettext(
+        "Nothing was imported: the file has {n} new character, and a system keeps at most {high} "
+        "(room for {room} more).",
+        "Nothing was imported: the file has {n} new characters, and a system keeps at most {high} "
+        "(room for {room} more).",
+        params.get("added", 0),
+        high=params.get("high"),
+        room=params.get("room"),
+    )
+
+
 def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
     """An import's refusal in words. ``data`` (the file as parsed, if it could be) gives names."""
     field, code, params = getattr(error, "field", ""), getattr(error, "code", ""), getattr(error, "params", {}) or {}
@@ -106,6 +126,8 @@ def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
                     limit=_megabytes(params.get("high")),
                 )
             return tr(N_("The file is too large: at most {limit}."), limit=_megabytes(params.get("high")))
+        if kind == "room":
+            return room_text(tr, params)
         if kind == "empty":
             return tr(N_("The file is empty."))
         if kind == "encoding":
