@@ -16,8 +16,9 @@ Per system, exactly what changes the dice drawn or what they mean:
 - **GURPS quick contest**: both effective skills, in order (A rolls first);
 - **GURPS regular contest**: the skills rolled against, after the high-skill rule (the rule's
   switch matters only when it lowers them);
-- **Fate & Doom**: the skill, the modifier added to 2d6 (difficulty − favour spent) and
-  whether a tie succeeds. Not the favour held: it only bounds the spend;
+- **Fate & Doom**: the skill and the modifier added to 2d6 (difficulty − favour spent). Not
+  the favour held: it only bounds the spend; nor whether a tie succeeds: a table's option, shown
+  in the link, that reads the same dice (bound, switching it would be one more try at the dice);
 - **free dice**: the expression's distribution written one way
   (:attr:`engine.roller.DiceExpression.canonical`: ``1d6+3+1d6`` is ``2d6+3``), rolled in that
   order (:meth:`~engine.roller.DiceExpression.roll_canonical`).
@@ -59,7 +60,7 @@ def _regular(contest: gurps.RegularContest) -> tuple[int, ...]:
 
 
 def _fate(check: fate.FateCheck) -> tuple[int, ...]:
-    return (check.skill, check.modifier, int(check.ties_succeed))
+    return (check.skill, check.modifier)
 
 
 def _dice(expression: DiceExpression) -> tuple[int, ...]:
