@@ -20,7 +20,7 @@ with ``"link"``).
 Layout (``uv`` = unsigned LEB128 varint, ``sv`` = zigzag varint, ``str`` =
 ``uv`` byte length + UTF-8)::
 
-    uv version (2, or 3 for free dice; 1 is still read) · byte kind · byte system · check fields · str name · str label
+    uv version (2, 3 for free dice, 4 for session rolls; 1 is still read) · byte kind · byte system · check fields · str name · str label
     kind roll:      byte source (0 seed | 1 session) · (8-byte seed | str code · uv number) · claim
     kind secret:    byte session (0 | 1) · [str code · uv number] · 16-byte commitment
     kind revealed:  byte session (0 | 1) · [str code · uv number] · 8-byte seed · claim
@@ -52,9 +52,17 @@ table option; since version 2 a tie fails by default). A version-1 link has no
 such byte and was rolled when a tie passed, so it is read with
 ``ties_succeed=True`` (:data:`LEGACY_FIELDS`): an old roll keeps its outcome,
 its digest and its verdict. A decoded link keeps its ``version`` and is written
-back in it. Session seeds are derived from the version-1 fields (the reading
-decides the outcome, not the dice), so a number, check and name give the same
-dice in both versions.
+back in it.
+
+Version 4 (:data:`SESSION_LINK_VERSION`) is version 3's layout for session
+rolls whose seed binds what the roll uses rather than how it was written
+(:func:`session_roll_seed`): the check's canonical form
+(:func:`engine.canonical.canonical_form`) and the name's confusable skeleton
+(:func:`engine.skeleton.skeleton`); the free dice of such a link are drawn in
+their canonical order. Every session roll is now written in version 4; a
+session link of versions 1 to 3 keeps the derivation it was made with (the
+check's version-1 fields as written, the name as written), so it verifies as
+it always did, and a roll kept in a log from then gets its old link back.
 
 The *claim* is what the sharer saw: every die in the order drawn (the One
 Ring: the feat dice as 0–11 with 0 the Eye and 11 the Gandalf rune, then the
@@ -77,14 +85,24 @@ Trust model
   character's name (built on :func:`engine.rng.session_seed`). Nobody picks a
   seed: a roll at a given number with given inputs has exactly one result, and
   another try needs another number, which shows as a gap or a duplicate
-  (:func:`find_gaps`, by session code and character). Binding the name means
-  two characters at the same number do not share dice; changing the name to
-  get other dice starts a numbering of its own, which shows too. What the code
-  does *not* prevent: everyone holding it can work out future rolls in
+  (:func:`find_gaps`, by session code and character). Since version 4 the
+  check is bound by the numbers its roll uses, so writing it another way
+  (GURPS modifiers that cancel out, ``1d6+1d6+3`` for ``2d6+3``) gives the
+  same dice, and the name by its skeleton, so a name that only looks like
+  another (``Gunnаr`` with a Cyrillic ``а``) gives that name's dice and counts
+  in its numbering, where the report names the look-alike spelling. (Before,
+  a player holding the code could choose among such spellings: 260 ways of
+  writing one GURPS roll at one number gave 151 different throws.) Binding
+  the name means two characters at the same number do not share dice; another
+  name is another numbering, which shows. A check that rolls differently (a
+  higher skill) is another roll, and shows in the link. What the code does
+  *not* prevent: everyone holding it can work out any number's dice in
   advance, so a player could spend an unlucky number on a harmless roll (it
   stays in the log for the game master to see), and can write a valid link for
   a number never rolled in the app. Changing the code during a session limits
-  the first; only a game master who watches the log catches either.
+  the first; only a game master who watches the log catches either, until the
+  live table's commit–reveal (planned) deals the dice from a seed nobody at
+  the table knows in advance.
 * **Secret rolls** are commit–reveal. The sealed link carries the inputs, the
   name and ``commitment = SHA-256(b"kostka-secret-v1\\0" + fields + seed)[:16]``
   of a fresh 64-bit random seed; it says nothing about the dice (finding the
@@ -108,9 +126,11 @@ from enum import StrEnum
 from typing import Any
 
 from .api import CHECKS, Check, roll_check
+from .canonical import canonical_form
 from .errors import InputError, check_int
 from .rng import MAX_SEED, random_seed, session_seed
 from .roller import MAX_CONSTANT, MAX_DICE, MAX_SIDES, MAX_TERMS, DiceExpression, parse_dice
+from .skeleton import skeleton
 
 __all__ = [
     "CHECK_FIELDS",
@@ -130,6 +150,7 @@ __all__ = [
     "MAX_PAYLOAD_LENGTH",
     "OUTCOMES",
     "READ_VERSIONS",
+    "SESSION_LINK_VERSION",
     "Claim",
     "Kind",
     "Link",
@@ -148,6 +169,7 @@ __all__ = [
     "find_gaps",
     "link_text",
     "link_url",
+    "name_key",
     "refused_character",
     "reveal_code",
     "reveal_link",
@@ -161,8 +183,11 @@ LINK_VERSION = 2
 #: The version free dice links are written in: version 2's layout with the free dice as a system of
 #: its own (readers of version 2 refuse them by their version, not as a damaged link).
 DICE_LINK_VERSION = 3
+#: The version session rolls are written in: version 3's layout, with the seed derived from the
+#: check's canonical form and the name's skeleton (:func:`session_roll_seed`).
+SESSION_LINK_VERSION = 4
 #: The link versions this module reads.
-READ_VERSIONS = (1, 2, 3)
+READ_VERSIONS = (1, 2, 3, 4)
 #: The URL parameter that carries a link payload (``#r=…`` or ``?r=…``).
 LINK_KEY = "r"
 #: The longest payload any link can have (worst-case inputs; tested).
@@ -184,6 +209,7 @@ _MAX_LIST = 64
 _DIGEST_DOMAIN = b"kostka-link-v1\0"
 _SECRET_DOMAIN = b"kostka-secret-v1\0"
 _ROLL_SEED_DOMAIN = b"kostka-roll-v1\0"
+_CANONICAL_SEED_DOMAIN = b"kostka-roll-v2\0"
 
 
 class Kind(StrEnum):
@@ -578,11 +604,17 @@ def _read_dice(r: _Reader) -> DiceExpression:
         raise InputError(path, error.code, error.message, **error.params) from None
 
 
-def _roll(check: Any, seed: int) -> Any:
-    """The roll record of any check a link carries (free dice roll themselves)."""
+def _roll(check: Any, seed: int, canonical: bool = False) -> Any:
+    """The roll record of any check a link carries (free dice roll themselves; ``canonical``: in
+    the order of their canonical form, as session rolls of version 4 are rolled)."""
     if isinstance(check, DiceExpression):
-        return check.roll(seed)
+        return check.roll_canonical(seed) if canonical else check.roll(seed)
     return roll_check(check, seed)
+
+
+def _rolled_canonically(link: Link) -> bool:
+    """Whether ``link``'s dice were drawn for its check's canonical form: a session roll of version 4."""
+    return link.kind is Kind.ROLL and link.session_code is not None and link.version >= SESSION_LINK_VERSION
 
 
 @dataclass(frozen=True)
@@ -823,22 +855,55 @@ def _rolled_system(check: Any) -> str:
     return system
 
 
-def session_roll_seed(session_code: str, number: int, check: Any, name: str = "") -> int:
+def session_roll_seed(
+    session_code: str, number: int, check: Any, name: str = "", *, version: int = SESSION_LINK_VERSION
+) -> int:
     """The seed of a session roll: the session's seed for ``number`` bound to the check and the name.
 
-    ``int.from_bytes(SHA-256(b"kostka-roll-v1\\0" + session_seed(code, number) as 8 bytes
-    + system byte and check fields as in the link + str name)[:8], "big")``.
+    For links of version 4 (:data:`SESSION_LINK_VERSION`, what the app rolls with now)::
+
+        int.from_bytes(SHA-256(b"kostka-roll-v2\\0" + session_seed(code, number) as 8 bytes
+            + system byte + uv length + sv each number of canonical_form(check)
+            + str skeleton(name))[:8], "big")
+
+    :func:`engine.canonical.canonical_form` is the numbers the roll uses, so every way of writing
+    one roll (GURPS modifiers that add up alike, ``1d6+1d6+3`` for ``2d6+3``) has one seed at a
+    number; :func:`engine.skeleton.skeleton` makes a name that only looks like another (``Gunnаr``
+    with a Cyrillic ``а``) bind as that one. Free dice of such a link are drawn in their canonical
+    order (:meth:`engine.roller.DiceExpression.roll_canonical`), so the total is one too.
+
+    For versions 1 to 3, the derivation those links were made with::
+
+        int.from_bytes(SHA-256(b"kostka-roll-v1\\0" + session_seed(code, number) as 8 bytes
+            + system byte and check fields as a version-1 link writes them + str name)[:8], "big")
     """
     code, count = _session_fields(session_code, number)
     if code is None or count is None:  # neither given: refused as session_seed refuses a missing code
         raise InputError("session_code", "type", "the session code must be a non-empty text", value=session_code)
+    if version not in READ_VERSIONS:
+        raise InputError("version", "choice", f"no link version {version}", allowed=list(READ_VERSIONS), value=version)
     system = _check_system(check)
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     w = _Writer()
     w.raw(session_seed(code, count).to_bytes(8, "big"))
-    _write_check(w, system, check, 1)  # the version-1 fields: a table option does not change the dice
-    w.text(name)
-    return int.from_bytes(hashlib.sha256(_ROLL_SEED_DOMAIN + bytes(w.out)).digest()[:8], "big")
+    if version < SESSION_LINK_VERSION:
+        _write_check(w, system, check, 1)  # the version-1 fields: a table option did not change the dice
+        w.text(name)
+        domain = _ROLL_SEED_DOMAIN
+    else:
+        w.byte(_SYSTEMS.index(system))
+        form = canonical_form(check)
+        w.uv(len(form))
+        for value in form:
+            w.sv(value)
+        w.text(skeleton(name))
+        domain = _CANONICAL_SEED_DOMAIN
+    return int.from_bytes(hashlib.sha256(domain + bytes(w.out)).digest()[:8], "big")
+
+
+def _written_version(system: str) -> int:
+    """The version a roll link without a session is written in (the oldest that carries it)."""
+    return DICE_LINK_VERSION if system == "dice" else LINK_VERSION
 
 
 def encode_check_link(check: Any, *, name: str = "", label: str = "") -> str:
@@ -868,25 +933,31 @@ def encode_roll_link(
 
     The roll is recomputed here, so the claim is always what the engine rolls.
     With a session, ``seed`` may be given too but must equal
-    :func:`session_roll_seed` (the seed the app rolled with).
+    :func:`session_roll_seed` (the seed the app rolled with); a session roll is written in
+    :data:`SESSION_LINK_VERSION`, or in the version before it when ``seed`` is that version's
+    derivation (a roll made before it, kept in a log, keeps its link).
     """
     system = _check_system(check)
     name = link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES)
     label = link_text("label", label, MAX_LABEL_LENGTH, MAX_LABEL_BYTES)
     code, number = _session_fields(session_code, number)
+    version = _written_version(system)
     if code is not None and number is not None:  # _session_fields gives both or neither
+        version = SESSION_LINK_VERSION
         derived = session_roll_seed(code, number, check, name)
         if seed is not None and check_int("seed", seed, 0, MAX_SEED) != derived:
-            raise InputError(
-                "seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed
-            )
+            version = _written_version(system)
+            if seed != session_roll_seed(code, number, check, name, version=version):
+                raise InputError(
+                    "seed", "rule", "this seed is not the session's seed for this number, check and name", value=seed
+                )
+            derived = seed
         seed = derived
     elif seed is None:
         raise InputError("seed", "type", "a roll link needs a seed, or a session code and a running number")
     seed = check_int("seed", seed, 0, MAX_SEED)
-    claim = claim_of(_roll(check, seed))
-    version = DICE_LINK_VERSION if system == "dice" else LINK_VERSION
-    return _finish(Link(Kind.ROLL, system, check, name, label, code, number, seed, claim, version=version))
+    link = Link(Kind.ROLL, system, check, name, label, code, number, seed, version=version)
+    return _finish(replace(link, claim=claim_of(_roll(check, seed, _rolled_canonically(link)))))
 
 
 @dataclass(frozen=True)
@@ -1059,7 +1130,7 @@ def decode_link(text: Any) -> Link:
             link = replace(link, session_code=code, number=number)
         if kind is Kind.ROLL:
             if has_session:
-                seed = session_roll_seed(code, number, check, name)  # read just above
+                seed = session_roll_seed(code, number, check, name, version=version)  # read just above
             else:
                 seed = int.from_bytes(r.raw(8, "link.seed"), "big")
             link = replace(link, seed=seed, claim=_read_claim(r, system))
@@ -1142,7 +1213,7 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
     expected = None
     if link.kind in (Kind.ROLL, Kind.REVEALED):
         # a decoded roll or revealed link always has its seed and claim (Link's fields are optional for the others)
-        roll = _roll(link.check, link.seed)  # type: ignore[arg-type]
+        roll = _roll(link.check, link.seed, _rolled_canonically(link))  # type: ignore[arg-type]
         expected = claim_of(roll)
         mismatches += _compare_claim(link.claim, expected)  # type: ignore[arg-type]
     elif link.kind is Kind.SECRET:
@@ -1171,17 +1242,24 @@ def verify(link: str | Link, reveal: str | int | Link | None = None) -> Verdict:
 
 @dataclass(frozen=True)
 class SessionNumbers:
-    """The running numbers seen for one (session code, character name)."""
+    """The running numbers seen for one session code and one character name, counted by its skeleton.
+
+    ``name`` is the spelling seen most often (the first of them on a tie); ``look_alikes`` are the
+    other spellings with the same skeleton (``Gunnаr`` with a Cyrillic ``а`` beside ``Gunnar``):
+    they count as the same character, and a game master should hear of them, since they look the
+    same on the screen.
+    """
 
     session_code: str
     name: str
     numbers: tuple[int, ...]
     missing: tuple[int, ...]
     duplicates: tuple[int, ...]
+    look_alikes: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
-        return not self.missing and not self.duplicates
+        return not self.missing and not self.duplicates and not self.look_alikes
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -1190,20 +1268,30 @@ class SessionNumbers:
             "numbers": list(self.numbers),
             "missing": list(self.missing),
             "duplicates": list(self.duplicates),
+            "look_alikes": list(self.look_alikes),
         }
 
 
+def name_key(name: str) -> str:
+    """What a character's numbering is kept under: the skeleton of the name as a link carries it."""
+    return skeleton(link_text("name", name, MAX_NAME_LENGTH, MAX_NAME_BYTES))
+
+
 def find_gaps(links: Iterable[str | Link]) -> list[SessionNumbers]:
-    """Group session links by (session code, name) and list missing and repeated numbers.
+    """Group session links by session code and name skeleton, and list missing and repeated numbers.
 
     Numbering starts at 1. The same link given twice counts once; two different
-    links with one number are a duplicate (a roll made again). Links without a
+    links with one number are a duplicate (a roll made again). Names count by
+    their skeleton (:func:`name_key`): a name that only looks like another is the
+    same character, so it neither starts a numbering of its own nor hides a roll
+    made again, and its spelling is listed in ``look_alikes``. Links without a
     session and prepared checks are ignored. An unreadable link raises
     :class:`InputError` with ``field="links[i]…"``.
     """
     if isinstance(links, (str, bytes)) or not isinstance(links, Iterable):
         raise InputError("links", "type", "expected a list of links")
     groups: dict[tuple[str, str], dict[int, set[bytes]]] = {}
+    spellings: dict[tuple[str, str], dict[str, int]] = {}
     for index, item in enumerate(links):
         try:
             link = decode_link(item)
@@ -1211,19 +1299,25 @@ def find_gaps(links: Iterable[str | Link]) -> list[SessionNumbers]:
             raise InputError(f"links[{index}].{error.field}", error.code, error.message, **error.params) from None
         if link.session_code is None or link.number is None:
             continue
-        seen = groups.setdefault((link.session_code, link.name), {})
+        key = (link.session_code, name_key(link.name))
+        seen = groups.setdefault(key, {})
+        names = spellings.setdefault(key, {})
+        names[link.name] = names.get(link.name, 0) + 1
         identity = _body(replace(link, kind=Kind.SECRET, seed=None, claim=None, commitment=link.commitment or b""))
         seen.setdefault(link.number, set()).add(identity)
     out = []
-    for (code, name), numbers in sorted(groups.items()):
+    for key, numbers in sorted(groups.items()):
+        counts = spellings[key]
+        name = max(counts, key=counts.__getitem__)  # the first of the most seen: max keeps the first
         top = max(numbers)
         out.append(
             SessionNumbers(
-                session_code=code,
+                session_code=key[0],
                 name=name,
                 numbers=tuple(sorted(numbers)),
                 missing=tuple(n for n in range(1, top + 1) if n not in numbers),
                 duplicates=tuple(sorted(n for n, ids in numbers.items() if len(ids) > 1)),
+                look_alikes=tuple(n for n in counts if n != name),
             )
         )
     return out

@@ -254,17 +254,79 @@ class DiceExpression:
         }
 
     def roll(self, dice: Dice | int) -> DiceRoll:
+        """Draw the dice term by term, as written."""
         dice = as_dice(dice)
-        seed = dice.seed
-        faces, kept, subtotals = [], [], []
-        for t in self.terms:
-            f = dice.roll(t.count, t.sides)
+        return self._record(dice.seed, [dice.roll(t.count, t.sides) for t in self.terms])
+
+    def _record(self, seed: int, faces: list[tuple[int, ...]]) -> DiceRoll:
+        """The roll of this expression whose terms show ``faces``."""
+        kept, subtotals = [], []
+        for t, f in zip(self.terms, faces, strict=True):
             k = t.kept(f)
-            faces.append(f)
             kept.append(k)
             subtotals.append(t.sign * sum(x for x, keep in zip(f, k, strict=True) if keep))
         total = self.constant + sum(subtotals)
         return DiceRoll(self.text, seed, tuple(faces), tuple(kept), tuple(subtotals), total, self.terms, self.constant)
+
+    @property
+    def canonical(self) -> DiceExpression:
+        """The one way of writing this expression's distribution (see :meth:`roll_canonical`).
+
+        Subtracted dice are reflected (``-NdS`` is ``+NdS - N(S+1)``, and a subtracted term that
+        keeps its highest dice adds one that keeps its lowest), terms are sorted by sides, then
+        keep mode and counts, and terms of all their dice on one kind of die are merged:
+        ``1d6+3+1d6``, ``d6+d6+3`` and ``2d6+3`` are ``2d6+3``; ``7-1d6`` is ``1d6``. Its constant
+        may lie beyond :data:`MAX_CONSTANT` (it is never parsed)."""
+        return _canonical_plan(self)[0]
+
+    def roll_canonical(self, dice: Dice | int) -> DiceRoll:
+        """Draw the dice of :attr:`canonical` and show them on this expression's terms.
+
+        Every way of writing one distribution then gets the same total from one seed: session
+        rolls are rolled so (:func:`engine.links.session_roll_seed`), or rewriting ``2d6+3`` as
+        ``1d6+3+1d6`` would give other dice at the same number. Each term takes its dice from
+        the canonical term it went into, in order; a subtracted term shows ``S + 1 - face``."""
+        dice = as_dice(dice)
+        canonical, places = _canonical_plan(self)
+        drawn = [dice.roll(t.count, t.sides) for t in canonical.terms]
+        faces = []
+        for t, (index, offset) in zip(self.terms, places, strict=True):
+            part = drawn[index][offset : offset + t.count]
+            faces.append(tuple(t.sides + 1 - x for x in part) if t.sign < 0 else part)
+        return self._record(dice.seed, faces)
+
+
+def _reflected(term: DiceTerm) -> DiceTerm:
+    """``term`` with a plus sign: a subtracted term's dice counted from the top of the die."""
+    if term.sign > 0:
+        return term
+    return DiceTerm(term.count, term.sides, term.keep, term.keep is not None and not term.lowest)
+
+
+def _canonical_plan(expression: DiceExpression) -> tuple[DiceExpression, tuple[tuple[int, int], ...]]:
+    """The canonical expression and, per term as written, (canonical term, offset of its first die)."""
+    constant = expression.constant
+    for t in expression.terms:
+        if t.sign < 0:
+            constant -= (t.keep or t.count) * (t.sides + 1)
+    units = [_reflected(t) for t in expression.terms]
+
+    def key(i: int) -> tuple[int, ...]:
+        u = units[i]
+        return (u.sides, u.keep is not None, u.lowest, u.count, u.keep or 0)
+
+    terms: list[DiceTerm] = []
+    places: dict[int, tuple[int, int]] = {}
+    for i in sorted(range(len(units)), key=key):
+        u = units[i]
+        last = terms[-1] if terms else None
+        if u.keep is None and last is not None and last.keep is None and last.sides == u.sides:
+            places[i] = (len(terms) - 1, last.count)
+            terms[-1] = DiceTerm(last.count + u.count, u.sides)
+        else:
+            places[i] = (len(terms), 0)
+            terms.append(u)
+    return DiceExpression(tuple(terms), constant), tuple(places[i] for i in range(len(units)))
 
 
 def parse_dice(text: Any) -> DiceExpression:

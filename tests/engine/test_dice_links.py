@@ -63,9 +63,13 @@ def test_a_session_dice_roll_takes_the_sessions_seed_and_shows_in_the_numbering(
     expression = parse_dice("3d6")
     payloads = [links.encode_roll_link(expression, session_code="Friday", number=n, name="Ada") for n in (1, 3)]
     first = decode_link(payloads[0])
-    assert first.seed == links.session_roll_seed("Friday", 1, expression, "Ada") == 17992321320951467591
-    assert verify(payloads[0]).roll.faces == ((2, 3, 3),)
-    assert payloads[0] == "AwEFAQMGAAADQWRhAAEGRnJpZGF5ARBRZ1fPhBk"
+    assert first.seed == links.session_roll_seed("Friday", 1, expression, "Ada") == 15317532072229387830
+    assert verify(payloads[0]).roll.faces == ((5, 4, 6),)
+    assert payloads[0] == "BAEFAQMGAAADQWRhAAEGRnJpZGF5AR6r-xVYtmI" and first.version == links.SESSION_LINK_VERSION
+    # the link of version 3 made before the seed bound the canonical form keeps its dice and its verdict
+    old = verify("AwEFAQMGAAADQWRhAAEGRnJpZGF5ARBRZ1fPhBk")
+    assert old.verified and old.roll.faces == ((2, 3, 3),) and old.link.version == links.DICE_LINK_VERSION
+    assert old.link.seed == links.session_roll_seed("Friday", 1, expression, "Ada", version=3) == 17992321320951467591
     again = links.encode_roll_link(parse_dice("2d6"), session_code="Friday", number=3, name="Ada")
     (group,) = links.find_gaps([*payloads, again])
     assert (group.numbers, group.missing, group.duplicates) == ((1, 3), (2,), (3,))
@@ -173,7 +177,7 @@ def test_a_hostile_expression_is_refused_with_the_rollers_bound(fields, what):
         (_dice_payload(_uv(1) + _term(3, 6, 2, 3) + b"\0"), "link"),  # keeps all three: not canonical
         (_dice_payload(_uv(1) + _term(3, 6) + b"\0", version=2), "link.system"),  # version 2 has no free dice
         (_dice_payload(_uv(1) + _term(3, 6) + b"\0", kind=0), "link.kind"),
-        (_dice_payload(_uv(1) + _term(3, 6) + b"\0", version=4), "link.version"),
+        (_dice_payload(_uv(1) + _term(3, 6) + b"\0", version=5), "link.version"),
     ],
 )
 def test_malformed_dice_links_name_the_field(payload, field):
@@ -208,7 +212,7 @@ def test_link_commands_make_and_read_a_dice_link(capsys):
     verdict = json.loads(out)
     assert (status, verdict["status"], verdict["roll"]["terms"][0]["faces"]) == (0, "verified", [2, 3, 3, 3])
     status, out, _ = run(capsys, "link", "dice", "3d6", "--session", "Friday", "--number", "1", "--name", "Ada")
-    assert json.loads(out)["payload"] == "AwEFAQMGAAADQWRhAAEGRnJpZGF5ARBRZ1fPhBk"
+    assert json.loads(out)["payload"] == "BAEFAQMGAAADQWRhAAEGRnJpZGF5AR6r-xVYtmI"
     status, out, _ = run(capsys, "link", "gaps", "AwEFAQMGAAADQWRhAAEGRnJpZGF5ARBRZ1fPhBk")
     assert json.loads(out)["sessions"][0]["numbers"] == [1]
 

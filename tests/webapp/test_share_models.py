@@ -478,3 +478,58 @@ def test_a_first_roll_shows_the_share_buttons_already_on_the_page():
     for part, model in models.items():
         assert part._models[root.ref["id"]][0] is model  # the same model, shown
         assert model.visible and model.styles.get("display") == ""  # the browser drops an empty style
+
+
+def test_a_look_alike_name_counts_as_the_same_character_and_is_flagged():
+    """``Hanаr`` with a Cyrillic ``а`` is Hanar's numbering, and the game master reads why."""
+    look_alike = "Han\u0430r"
+    one, two = session_links("Friday", "Hanar", [1, 2])
+    (three,) = session_links("Friday", look_alike, [3])
+    (again,) = session_links("Friday", look_alike, [2])
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={}, loaded=True)
+    for link in (one, two, three):
+        app.share.open(link)
+    (group,) = app.share.gaps()
+    assert (group.name, group.numbers, group.missing, group.look_alikes) == ("Hanar", (1, 2, 3), (), (look_alike,))
+    report = app.session_panel.report.object
+    assert "Friday · Hanar: numbers 1–3" in report and "missing" not in report
+    assert f"written 1 other way that looks the same, counted as this character: {look_alike}" in report
+    assert "U+0430 CYRILLIC SMALL LETTER A" in report
+    # the same number under the look-alike name is a roll made again
+    app.share.open(again)
+    assert "no. 2 twice: rolled again" in app.session_panel.report.object
+    app.session_panel.tr.lang = "ru"
+    app.session_panel._report()
+    assert "ещё 1 написание, которое выглядит так же" in app.session_panel.report.object
+    app.session_panel.tr.lang = "cs"
+    app.session_panel._report()
+    assert "ještě 1 zápis, který vypadá stejně" in app.session_panel.report.object
+
+
+def test_look_alike_names_are_escaped_and_counted_in_every_language():
+    from webapp.words.numbering import look_alikes_text, telling_characters
+
+    spellings = ("Han\u0430r", "H\u0430n\u0430r", XSS)
+    for lang, words in (("en", "3 other ways"), ("ru", "ещё 3 написания"), ("cs", "ještě 3 zápisy")):
+        assert words in look_alikes_text(Translator(lang=lang), "Hanar", spellings)
+    assert "ещё 5 написаний" in look_alikes_text(Translator(lang="ru"), "Hanar", ("a", "b", "c", "d", "e"))
+    assert telling_characters("Han\u200dar", "Hanar") == "U+200D ZERO WIDTH JOINER"
+    # a name from a link is shown as text, never as markup
+    (link,) = session_links("Friday", XSS, [1])
+    (look_alike,) = session_links("Friday", XSS.replace("a", "\u0430"), [2])
+    app = KostkaApp()
+    app._doc_ready = True
+    app.store.param.update(values={}, loaded=True)
+    app.share.open(link)
+    app.share.open(look_alike)
+    report = app.session_panel.report.object
+    assert "<img" not in report and "&lt;img" in report and "U+0430" in report
+
+
+def test_the_session_numbering_goes_on_under_a_look_alike_name():
+    session = SessionState()
+    session.set_code("Friday")
+    assert [session.next_number("Hanar"), session.next_number("Han\u0430r"), session.next_number("Hanar")] == [1, 2, 3]
+    assert session.next_number("Bo") == 1

@@ -199,7 +199,9 @@ class ShareModel(param.Parameterized):
         self.seen = [p for p in self.seen if session_code_of(p) != code]
 
     def times_opened(self) -> dict[tuple[str, str, int], int]:
-        """(code, name, number) -> how often the very same link was seen, where more than once."""
+        """(code, name key, number) -> how often the very same link was seen, where more than once.
+
+        The name key is :func:`engine.links.name_key`, as the numbering groups names by it."""
         counts: dict[str, int] = {}
         for payload in self.seen:
             counts[payload] = counts.get(payload, 0) + 1
@@ -208,7 +210,8 @@ class ShareModel(param.Parameterized):
             if n > 1:
                 link = links.decode_link(payload)
                 if link.number is not None:
-                    out[(link.session_code or "", link.name, link.number)] = n
+                    key = (link.session_code or "", links.name_key(link.name), link.number)
+                    out[key] = out.get(key, 0) + n
         return out
 
     def gaps(self, entries: Any = ()) -> list[links.SessionNumbers]:

@@ -113,7 +113,8 @@ class RollService(param.Parameterized):
             seed = engine.links.session_roll_seed(code, number, expression, character)
             session = {"session_code": code, "session_number": number}
         seed = self.next_seed(seed)
-        record = expression.roll(seed)
+        # a session roll draws its dice in the canonical order, so every way of writing the dice rolls alike
+        record = expression.roll_canonical(seed) if session else expression.roll(seed)
         self.counter += 1
         entry = LogEntry(
             number=self.counter,

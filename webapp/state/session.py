@@ -29,6 +29,12 @@ def _key(code: str, name: str) -> str:
     return f"{code}\u0000{name}"
 
 
+def _same_character(key: str, code: str, character: str) -> bool:
+    """Whether a stored ``code\\0name`` key is ``code``'s numbering of the name whose skeleton is ``character``."""
+    stored_code, _, name = key.partition("\u0000")
+    return stored_code == code and links.name_key(name) == character
+
+
 class SessionState(param.Parameterized):
     """The game master's session code and the last running number of each (code, character)."""
 
@@ -45,9 +51,17 @@ class SessionState(param.Parameterized):
         return code
 
     def next_number(self, name: str) -> int:
-        """Take the next running number for ``name`` under the current code."""
-        key = _key(self.code, links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES))
-        number = self.numbers.get(key, 0) + 1
+        """Take the next running number for ``name`` under the current code.
+
+        Names count by their skeleton (:func:`engine.links.name_key`), as the numbering report
+        counts them: a name that only looks like another (``Gunnаr`` with a Cyrillic ``а``) goes on
+        from that one's last number rather than starting again at 1."""
+        written = links.link_text("name", name, links.MAX_NAME_LENGTH, links.MAX_NAME_BYTES)
+        key = _key(self.code, written)
+        character = links.name_key(written)
+        number = 1 + max(
+            (last for k, last in self.numbers.items() if _same_character(k, self.code, character)), default=0
+        )
         numbers = {**self.numbers, key: number}
         if len(numbers) > MAX_PAIRS:
             numbers = dict(list(numbers.items())[-MAX_PAIRS:])

@@ -25,6 +25,7 @@ from ..state.links import MAX_SEEN, Opened, ShareModel, check_link, entry_link
 from ..state.log import LogEntry
 from ..words.dice import dice_html
 from ..words.log import entry_texts
+from ..words.numbering import look_alikes_text
 from ..words.result import check_ability_text
 from ..words.rolls import dice_error_text
 from .common import Binder, TextInput, alert_html, attempt, button, html_pane, is_shown, select, set_shown, wrap_row
@@ -683,8 +684,11 @@ class SessionPanel(pn.viewable.Viewer):
                 problems.append(tr(N_("missing: {numbers}"), numbers=", ".join(map(str, group.missing))))
             for number in group.duplicates:
                 problems.append(tr(N_("no. {number} twice: rolled again"), number=number))
+            if group.look_alikes:
+                problems.append(look_alikes_text(tr, group.name, group.look_alikes))
+            character = links.name_key(group.name)
             for number in group.numbers:
-                times = again.get((group.session_code, group.name, number), 1)
+                times = again.get((group.session_code, character, number), 1)
                 if times == 2 and number not in group.duplicates:
                     problems.append(tr(N_("no. {number} twice: the same roll opened again"), number=number))
                 elif times > 2 and number not in group.duplicates:
