@@ -1,4 +1,4 @@
-"""Outside text is scanned in bounded work: the checks made before parsing.
+"""Outside text is scanned in bounded work: the checks made before parsing, and GCS placeholders.
 
 These tests count work, never time (a clock on a busy machine flakes). The scan
 that removes strings before brackets are counted (``documents._STRING``, used
@@ -11,12 +11,19 @@ wherever a quote starts it, so no scan restarts inside what an attempt read.
 The copy of the pattern used before (:data:`OLD_STRING`) is counted the same way
 on small texts, to show that the count catches the quadratic scan that kept a
 200 KB file of escaped quotes for 317 s, before any large text is read.
+
+Placeholder expansion in GCS sheets is counted in lookups and in the memory it
+takes (``tracemalloc``): both are bounded by the longest name read, whatever
+the replacements would fill in to.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable, Iterator
+import tracemalloc
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from re import _constants as sre_constants
 from re import _parser as sre_parser
 from typing import Any
@@ -26,8 +33,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import assert_clear_refusal
 
-from engine import InputError
+from engine import InputError, gcs
 from engine.documents import _STRING, MAX_DEPTH, nesting_depth, parse_json, read_json
+from engine.gcs import MAX_SOURCE_TEXT, read_gcs
+
+DATA = Path(__file__).parent.parent / "data" / "gcs"
 
 #: ``nesting_depth``'s string pattern before its scan was bounded.
 OLD_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -127,7 +137,7 @@ def reference_depth(text: str) -> int:
 
 def test_the_scanning_patterns_cannot_backtrack():
     assert backtracking_repeats(OLD_STRING)  # the check sees the repeats that gave back
-    for pattern in (_STRING,):
+    for pattern in (_STRING, gcs._PLACEHOLDER, gcs._LEADING_NUMBER):
         assert backtracking_repeats(pattern) == [], pattern.pattern
 
 
@@ -189,3 +199,113 @@ def test_deep_nesting_is_counted_without_recursion():
     with pytest.raises(InputError) as info:
         parse_json(text)
     assert info.value.params["kind"] == "depth"
+
+
+# -- GCS placeholders ---------------------------------------------------------------------------------------
+
+
+def _sheet(*rows: dict[str, Any], **profile: Any) -> dict[str, Any]:
+    doc = json.loads((DATA / "giant-rat.gcs").read_text(encoding="utf-8"))
+    doc["skills"] = list(rows)
+    doc["spells"] = []
+    doc["profile"].update(profile)
+    return doc
+
+
+def _row(name: str, replacements: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"id": "s", "name": name, "replacements": replacements, "calc": {"level": 11}, **more}
+
+
+class CountingMapping(Mapping[str, Any]):
+    """A replacements object that counts its lookups."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data, self.lookups = data, 0
+
+    def __getitem__(self, key: str) -> Any:
+        self.lookups += 1
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+BOMBS = {
+    # name, replacements: what each would fill in to
+    "a few placeholders of a megabyte (1 GB)": ("@a@" * 333, {"a": "x" * 1_000_000}),
+    "placeholders just over the bound": ("@a@" * 333, {"a": "xyzw"}),
+    "many placeholders of nothing": ("@a@" * 20_000, {"a": ""}),
+    "a name longer than the bound": ("x" * 100_000, {}),
+    "nested placeholders": ("@a@" * 300, {"a": "@b@" * 300, "b": "@a@" * 300}),
+}
+
+
+def _probe(name: str, replacements: dict[str, Any]) -> None:
+    """The bomb made small first (replacements of at most 10,000 characters): an expansion that is not
+    bounded fails here in moments, before the full one could take minutes and gigabytes."""
+    small = {key: value[:10_000] for key, value in replacements.items()}
+    assert gcs._replaced({"name": name, "replacements": small}, "name") is None
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_placeholder_expansion_is_bounded_by_its_output(bomb):
+    name, replacements = BOMBS[bomb]
+    _probe(name, replacements)
+    doc = _sheet(_row(name, replacements), _row("Brawling", {}))
+    text = json.dumps(doc)
+    tracemalloc.start()
+    try:
+        result = read_gcs(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 2 * len(text) + 256_000  # the file and its parse, nothing the size of the expansion
+    assert result.character["skills"] == [{"name": "Brawling", "level": 11}]
+    ((label, reason),) = result.skipped
+    assert reason == "long" and len(label) <= 60
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_one_name_is_filled_in_with_work_and_memory_bounded_by_the_longest_name(bomb):
+    name, replacements = BOMBS[bomb]
+    _probe(name, replacements)
+    counting = CountingMapping(replacements)
+    tracemalloc.start()
+    try:
+        out = gcs._replaced({"name": name, "replacements": counting}, "name")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out is None
+    assert counting.lookups <= MAX_SOURCE_TEXT // 3
+    assert peak <= 16 * MAX_SOURCE_TEXT
+
+
+def test_placeholders_are_filled_in_once_not_again_in_what_they_bring():
+    doc = _sheet(
+        _row("@a@ and @b@", {"a": "@b@", "b": "@a@@a@"}),
+        _row("Lore", {"Kind": "@Kind@"}, specialization="@Kind@"),
+    )
+    assert read_gcs(json.dumps(doc)).character["skills"] == [
+        {"name": "@b@ and @a@@a@", "level": 11},
+        {"name": "Lore (@Kind@)", "level": 11},
+    ]
+
+
+def test_names_up_to_the_bound_are_read_and_cut_as_before():
+    exact = "@a@" * (MAX_SOURCE_TEXT // 3)  # fills in to MAX_SOURCE_TEXT - 1 characters
+    doc = _sheet(_row(exact, {"a": "ab "}), _row("y" * MAX_SOURCE_TEXT, {}))
+    result = read_gcs(json.dumps(doc))
+    assert [row["name"] for row in result.character["skills"]] == ["ab " * 19 + "ab…", "y" * 59 + "…"]
+    assert result.skipped == ()
+
+
+def test_a_character_name_longer_than_the_bound_is_left_out_and_listed():
+    result = read_gcs(json.dumps(_sheet(name="N" * (MAX_SOURCE_TEXT + 1))))
+    assert "name" not in result.character
+    assert result.skipped == (("Name", "long"),)
+    result = read_gcs(json.dumps(_sheet(name="\t" * (MAX_SOURCE_TEXT - 3) + "Rat")))
+    assert result.character["name"] == "Rat" and result.skipped == ()
