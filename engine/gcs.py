@@ -18,12 +18,17 @@ number sits in a ``calc`` object beside the data it comes from.
   and ``block`` from the best ``calc.parry`` / ``calc.block`` among the
   weapons in hand (of traits not disabled, equipment that is equipped, skills
   and spells);
-- names with GCS's ``@Placeholder@`` replacements filled in.
+- names with GCS's ``@Placeholder@`` replacements filled in, once (a
+  replacement's own ``@…@`` stays as it is).
 
 A row without a computed level (GCS leaves ``calc`` out, e.g. for a spell
 whose prerequisites are not met), a value outside what the Kostka sheet holds,
 or rows beyond :data:`~engine.documents.MAX_ROWS` are left out and listed in
-:attr:`GcsImport.skipped`, so the app can say what did not come across.
+:attr:`GcsImport.skipped`, so the app can say what did not come across. So is a
+name longer than :data:`MAX_SOURCE_TEXT` characters, as written or with its
+placeholders filled in: its length is added up from the pieces before any text
+is built, so a few placeholders of a long replacement (a small file that would
+fill in to gigabytes) cost no more than the file itself.
 
 The file goes through the same door as Kostka's own documents
 (:func:`engine.documents.parse_json`: at most
@@ -54,11 +59,20 @@ __all__ = ["GCS_VERSION", "GcsImport", "SKIP_REASONS", "read_gcs"]
 GCS_VERSION = 5
 #: At most this many rows of the ``skills`` and ``spells`` trees are looked at (whatever their depth).
 MAX_TREE_ROWS = 5000
+#: The longest name read, as written or with its placeholders filled in (a Kostka name keeps
+#: :data:`~engine.documents.MAX_TEXT` of it, once control characters and runs of spaces are gone):
+#: a longer one is left out (``long``), never built.
+MAX_SOURCE_TEXT = 1000
 #: Why a row or value was left out: ``no-level`` (no ``calc.level``), ``range`` (outside the sheet's limits),
-#: ``rows`` (more rows than the sheet holds), ``type`` (a value of the wrong kind).
-SKIP_REASONS = ("no-level", "range", "rows", "type")
+#: ``rows`` (more rows than the sheet holds), ``type`` (a value of the wrong kind), ``long`` (a name longer
+#: than :data:`MAX_SOURCE_TEXT`).
+SKIP_REASONS = ("no-level", "range", "rows", "type", "long")
 
 _ATTRIBUTES = ("st", "dx", "iq", "ht", "will", "per")
+#: ``@Name@``: possessive, so a scan never gives back what it read.
+_PLACEHOLDER = re.compile(r"@([^@]{1,60}+)@")
+#: A whole number at the start of a text (possessive, as above).
+_LEADING_NUMBER = re.compile(r"\s*+([+\-\u2212]?+\d{1,6}+)")
 _OLD = "this is a sheet from an older GCS; re-save it in a current GCS (version 5) and import it again"
 
 
@@ -78,12 +92,17 @@ class GcsImport:
 
 
 def _text(value: Any) -> str:
-    """A sheet's text as a Kostka name: control and format characters dropped, NFC, shortened with "…"."""
+    """A sheet's text as a Kostka name: control and format characters dropped, NFC, shortened with "…".
+
+    At most :data:`MAX_SOURCE_TEXT` characters of ``value`` are looked at."""
     if not isinstance(value, str):
         return ""
+    cut = len(value) > MAX_SOURCE_TEXT
+    if cut:
+        value = value[:MAX_SOURCE_TEXT]
     text = "".join(c for c in unicodedata.normalize("NFC", value) if not unicodedata.category(c).startswith("C"))
     text = " ".join(text.split())
-    if len(text) > MAX_TEXT:
+    if len(text) > MAX_TEXT or (cut and text):
         text = text[: MAX_TEXT - 1].rstrip() + "…"
     return text
 
@@ -97,7 +116,7 @@ def _number(value: Any) -> int | None:
     if isinstance(value, float) and math.isfinite(value):
         return math.floor(value)
     if isinstance(value, str):
-        match = re.match(r"\s*([+\-\u2212]?\d{1,6})", value)
+        match = _LEADING_NUMBER.match(value)
         if match:
             return int(match.group(1).replace("\u2212", "-"))
     return None
@@ -137,26 +156,48 @@ def _rows(tree: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
         yield here, item
 
 
-def _replaced(item: Mapping[str, Any], key: str) -> str:
-    """``item[key]`` with GCS's ``@Placeholder@`` replacements filled in, as GCS shows it."""
+def _replaced(item: Mapping[str, Any], key: str) -> str | None:
+    """``item[key]`` with GCS's ``@Placeholder@`` replacements filled in, as GCS shows it (once: a
+    replacement's own ``@…@`` is not filled in again); ``None`` when the text, as written or filled
+    in, is longer than :data:`MAX_SOURCE_TEXT` (its length is added up before it is built)."""
     text = item.get(key)
     if not isinstance(text, str):
         return ""
+    if len(text) > MAX_SOURCE_TEXT:
+        return None
     replacements = item.get("replacements")
-    if isinstance(replacements, Mapping) and "@" in text:
-        text = re.sub(
-            r"@([^@]{1,60})@",
-            lambda m: str(r) if isinstance(r := replacements.get(m.group(1)), str) else m.group(0),
-            text,
-        )
-    return text
+    if not isinstance(replacements, Mapping) or "@" not in text:
+        return text
+    pieces: list[str] = []
+    size = start = 0
+    for match in _PLACEHOLDER.finditer(text):  # at most MAX_SOURCE_TEXT / 3 placeholders
+        replacement = replacements.get(match.group(1))
+        if not isinstance(replacement, str):
+            continue  # stays as written
+        size += match.start() - start + len(replacement)
+        if size > MAX_SOURCE_TEXT:
+            return None
+        pieces += (text[start : match.start()], replacement)
+        start = match.end()
+    if size + len(text) - start > MAX_SOURCE_TEXT:
+        return None
+    pieces.append(text[start:])
+    return "".join(pieces)
 
 
-def _row_name(item: Mapping[str, Any]) -> str:
-    name = _text(_replaced(item, "name"))
-    spec = _text(_replaced(item, "specialization"))
+def _row_name(item: Mapping[str, Any]) -> str | None:
+    """The row's name as Kostka keeps it; ``None`` when its name or specialisation is too long to read."""
+    name, spec = _replaced(item, "name"), _replaced(item, "specialization")
+    if name is None or spec is None:
+        return None
+    name, spec = _text(name), _text(spec)
     full = f"{name} ({spec})" if name and spec else name or spec
     return _text(full)
+
+
+def _long_label(item: Mapping[str, Any]) -> str:
+    """How a row whose name is too long is listed: the start of its name as written."""
+    return _text(item.get("name")) or _text(item.get("specialization")) or "?"
 
 
 def _weapons(doc: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
@@ -222,8 +263,10 @@ def read_gcs(text: Any) -> GcsImport:
     profile = doc.get("profile")
     if not isinstance(profile, Mapping):
         profile = {}
-    name = _text(profile.get("name"))
-    if name:
+    raw_name = profile.get("name")
+    if isinstance(raw_name, str) and len(raw_name) > MAX_SOURCE_TEXT:
+        skipped.append(("Name", "long"))
+    elif name := _text(raw_name):
         out["name"] = name
 
     def put(key: str, value: Any, label: str) -> None:
@@ -269,7 +312,11 @@ def read_gcs(text: Any) -> GcsImport:
     level_range = fields["skills"][1]["level"]
     for tree in ("skills", "spells"):
         for _where, item in _rows(doc.get(tree), tree):
-            label = _row_name(item) or "?"
+            full_name = _row_name(item)
+            if full_name is None:
+                skipped.append((_long_label(item), "long"))
+                continue
+            label = full_name or "?"
             calc = _calc(item)
             level = _number(calc.get("level")) if calc is not None else None
             if calc is None or level is None:

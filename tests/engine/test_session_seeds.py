@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine import FateCheck, GurpsCheck, InputError, OneRingCheck, QuickContest, RegularContest, links, make_check
 from engine.canonical import canonical_form
-from engine.roller import DiceExpression, DiceTerm, parse_dice
+from engine.roller import MAX_TERMS, DiceExpression, DiceTerm, parse_dice
 from engine.skeleton import skeleton
 
 SESSION_VECTORS = json.loads(Path(__file__).with_name("session_vectors.json").read_text(encoding="utf-8"))
@@ -191,9 +191,11 @@ def dice_rewrites(draw):
     constant = draw(st.integers(-50, 50))
     base = DiceExpression(tuple(DiceTerm(n, s, sign=sign) for n, s, sign in terms), constant)
     pieces = []
+    spare = MAX_TERMS - len(terms)  # a roll has at most MAX_TERMS kinds of dice: each split spends one
     for n, s, sign in terms:
         while n:
-            take = draw(st.integers(1, n))
+            take = draw(st.integers(1, n)) if spare > 0 else n
+            spare -= take < n
             pieces.append((take, s, sign))
             n -= take
     rewritten, shift = [], 0

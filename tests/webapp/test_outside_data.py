@@ -301,6 +301,9 @@ def refusal(data, lang="en"):
         ),
         (one_ring_file("Eve\u202e"), "Character 1 (Eve, The One Ring): Name holds an invisible control character."),
         (b"[" * 17 + b"]" * 17, "The file is nested too deeply: 17 levels; at most 16."),
+        # escaped quotes, 200 KB: once refused after minutes of scanning, now a string left open
+        (b'["' + b'\\"[' * 66_000, "The file is not valid JSON (line 1, column 2)."),
+        (b'{"a":"' + b'\\\\\\"' * 50_000 + b"{" * 20, "The file is not valid JSON (line 1, column 6)."),
         (b"", "The file is empty."),
         (b" " * 4_000_001, "The file is too large: 4.0 MB; at most 4.0 MB."),
         (b"\xff\xfe", "The file is not text (UTF-8)."),

@@ -445,7 +445,15 @@ def test_the_numbering_gathers_every_link_of_the_evening_and_survives_a_reload()
 
 
 @pytest.mark.parametrize(
-    "text", ["{", '{"links": 5}', '{"links": ["abc"]}', '{"links": [' + '"x",' * 600 + '"x"]}', "x" * 500_000]
+    "text",
+    [
+        "{",
+        '{"links": 5}',
+        '{"links": ["abc"]}',
+        '{"links": [' + '"x",' * 600 + '"x"]}',
+        "x" * 500_000,
+        '{"links": ["' + '\\"[' * 130_000,  # escaped quotes: their scan was quadratic
+    ],
 )
 def test_an_unreadable_stored_numbering_is_kept_aside_and_said(text):
     from webapp.state.links import NUMBERING_KEY, read_numbering

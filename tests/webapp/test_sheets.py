@@ -73,6 +73,29 @@ def test_left_out_rows_are_listed_in_the_message_in_each_language(app, tmp_path)
 
 
 @pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", "Left out: Name (a name longer than 1000 characters); Lore (@a@) (a name longer than 1000 characters)."),
+        ("ru", "Name (имя длиннее 1000 символов); Lore (@a@) (имя длиннее 1000 символов)"),
+        ("cs", "Name (jméno delší než 1000 znaků); Lore (@a@) (jméno delší než 1000 znaků)"),
+    ],
+)
+def test_a_gcs_name_that_fills_in_too_long_is_left_out_in_words(app, lang, words):
+    doc = json.loads((DATA / "giant-rat.gcs").read_text(encoding="utf-8"))
+    doc["profile"]["name"] = "N" * 5000
+    doc["skills"] = [
+        {"id": "s", "name": "Lore (@a@)", "replacements": {"a": "x" * 100_000}, "calc": {"level": 12}},
+        {"id": "t", "name": "Brawling", "calc": {"level": 11}},
+    ]
+    doc["spells"] = []
+    app.tr.lang = lang
+    app.import_chars.filename = "rat.gcs"
+    app.import_chars.value = json.dumps(doc).encode()
+    assert words in app.import_message.object
+    assert [row["name"] for row in app.state.gurps.character.skills] == ["Brawling"]
+
+
+@pytest.mark.parametrize(
     "lang, words", [("en", "re-save it in a current GCS"), ("ru", "пересохраните"), ("cs", "ulož ho znovu")]
 )
 def test_an_old_gcs_sheet_is_refused_with_re_save_in_words(lang, words):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.documents import MAX_ROWS
+from engine.gcs import MAX_SOURCE_TEXT
 
 from ..i18n import N_, Translator, error_text
 from .messages import room_text
@@ -30,11 +31,12 @@ def gcs_message(tr: Translator, count: int, skipped: tuple[tuple[str, str], ...]
         return text
     parts = []
     for what, reason in skipped[:MAX_LISTED]:
-        why = (
-            tr(N_("more than {n} rows"), n=MAX_ROWS)
-            if reason == "rows"
-            else tr(_REASONS.get(reason, N_("not a number")))
-        )
+        if reason == "rows":
+            why = tr(N_("more than {n} rows"), n=MAX_ROWS)
+        elif reason == "long":
+            why = tr(N_("a name longer than {n} characters"), n=MAX_SOURCE_TEXT)
+        else:
+            why = tr(_REASONS.get(reason, N_("not a number")))
         parts.append(f"{what} ({why})")
     rest = len(skipped) - MAX_LISTED
     if rest > 0:
