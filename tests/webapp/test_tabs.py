@@ -252,3 +252,18 @@ def test_the_page_says_a_full_storage_and_takes_it_back_when_written(vera):
     assert "storage is full" in app.storage_message.object
     app.store.failed = []
     assert app.storage_message.object == ""
+
+
+def test_new_character_on_a_full_roster_is_said_not_added():
+    """The 41st character used to be added, and stored more than a roster keeps."""
+    from webapp.views.shell import KostkaApp
+
+    app = KostkaApp()
+    app.state.system = "gurps"
+    roster = app.state.gurps_roster
+    for _ in range(39):
+        roster.add()
+    assert len(roster.characters) == 40
+    app._new_character()
+    assert len(roster.characters) == 40
+    assert "at most 40 characters" in app.delete_note.object

@@ -87,6 +87,9 @@ class Roster(param.Parameterized):
         return self._blank(self.form.to_dict())
 
     def add(self) -> None:
+        """Put a new character on the form; raises InputError (nothing changed) when the roster is full."""
+        if len(self.characters) >= MAX_CHARACTERS:
+            raise too_many(len(self.characters), 1)
         fresh = type(self.form)().to_dict()
         self.characters = [*self.characters, fresh]
         self.select(len(self.characters) - 1)

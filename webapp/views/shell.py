@@ -388,7 +388,7 @@ class KostkaApp(pn.viewable.Viewer):
         self.character.param.watch(self._character_chosen, "value")
         new = button("", width=170)
         binder.text(new, "name", N_("New character"))
-        new.on_click(lambda e: self.roster.add())
+        new.on_click(lambda e: self._new_character())
         delete = button("", width=170)
         binder.text(delete, "name", N_("Delete character"))
         delete.on_click(lambda e: self._delete_character())
@@ -879,6 +879,15 @@ class KostkaApp(pn.viewable.Viewer):
             self.store.values = {**self.store.values, KEY_LOG: text}
 
     # -- delete and clear, with undo ---------------------------------------------------------------
+    def _new_character(self) -> None:
+        try:
+            self.roster.add()
+        except InputError as error:  # the roster is full: said where a deletion is said
+            text = escape(
+                self.tr(N_("A system keeps at most {high} characters: delete one to add another."), **error.params)
+            )
+            self.delete_note.object = f'<div class="field-error" role="alert" data-testid="delete-note">{text}</div>'
+
     def _delete_character(self) -> None:
         roster = self.roster
         index = roster.current
