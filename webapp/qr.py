@@ -39,7 +39,8 @@ def make_qr(text: str) -> Any:
 
 
 def qr_svg(text: str, *, scale: int = 4, dark: str = "#000", light: str = "#fff", border: int = 4) -> str:
-    """``text`` as an inline ``<svg>`` element (quiet zone of ``border`` modules, light background)."""
+    """``text`` as an inline ``<svg>`` element (quiet zone of ``border`` modules, light background),
+    ``scale`` pixels per module at its own size and scaled whole by CSS (its ``viewBox``)."""
     for name, colour in (("dark", dark), ("light", light)):
         if not (
             isinstance(colour, str)
@@ -52,4 +53,9 @@ def qr_svg(text: str, *, scale: int = 4, dark: str = "#000", light: str = "#fff"
         raise InputError("scale", "range", "the scale is from 1 to 20", low=1, high=20)
     if not isinstance(border, int) or isinstance(border, bool) or not 0 <= border <= 10:
         raise InputError("border", "range", "the border is from 0 to 10", low=0, high=10)
-    return make_qr(text).svg_inline(scale=scale, dark=dark, light=light, border=border, omitsize=False)
+    qr = make_qr(text)
+    width, height = qr.symbol_size(scale=scale, border=border)
+    svg = qr.svg_inline(scale=scale, dark=dark, light=light, border=border, omitsize=False)
+    # a viewBox as well as the size: shown in a narrower box (a phone, a panel), the code scales
+    # down whole instead of being cut off on the right, and still scans
+    return svg.replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
