@@ -10,6 +10,7 @@ panel at all, which it cannot do for models sent before the page is linked.)
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from pages import big_roll, start
@@ -63,3 +64,24 @@ def test_a_roll_link_opens_verified_in_the_browser_build(browser: Browser, site_
     assert qr.inner_html() != first_qr
     assert unknown == []
     context.close()
+
+
+def test_an_altered_link_draws_no_dice_as_a_result(browser: Browser, site_url: str):
+    """A link whose dice were changed is said to be altered, and the dice it claims are not drawn
+    under the warning as if they were a roll (with a bold "Success" beside them, they used to be)."""
+    payload = links.encode_roll_link(FateCheck(skill=8, difficulty=1), seed=20261207, name="Bohdan")
+    link = links.decode_link(payload)
+    dice = (1, 1) if link.claim.dice != (1, 1) else (6, 6)
+    forged = links.encode_link(replace(link, claim=replace(link.claim, dice=dice)), digest=link.digest)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        start(page, links.link_url(site_url + "?lang=en", forged))
+        verdict = page.get_by_test_id("verdict").filter(visible=True)
+        expect(verdict).to_have_attribute("data-status", "altered")
+        expect(page.get_by_test_id("link-not-shown")).to_be_visible()
+        expect(page.get_by_test_id("link-character")).to_have_text("Bohdan")
+        assert page.get_by_test_id("link-dice").count() == 0
+        assert page.get_by_test_id("link-outcome").count() == 0
+    finally:
+        context.close()

@@ -121,6 +121,9 @@ def test_a_link_panel_shows_verdicts_and_keeps_names_as_text():
     forged = links.encode_link(replace(link, claim=replace(link.claim, dice=dice)), digest=link.digest)
     app.share.open(forged)
     assert 'data-status="altered"' in app.link_panel.body.object and "the dice" in app.link_panel.body.object
+    # the dice it claims are not drawn as a result (they used to be, under the warning)
+    assert 'class="die' not in app.link_panel.body.object and "link-outcome" not in app.link_panel.body.object
+    assert "Its dice and result are not shown" in app.link_panel.body.object
     app.tr.lang = "ru"
     assert "Эта ссылка была изменена" in app.link_panel.body.object
     app.share.close()

@@ -544,7 +544,10 @@ class LinkPanel(pn.viewable.Viewer):
                 )
                 + "</div>"
             )
-        if opened.roll is not None:
+        if opened.status == "altered":  # what it claims is no result: never drawn as one
+            note = tr(N_("Its dice and result are not shown: they are not what this link rolls."))
+            parts.append(f'<div class="note" data-testid="link-not-shown">{escape(note)}</div>')
+        elif opened.roll is not None:
             parts.append(f'<div data-testid="link-dice">{dice_html(tr, opened.roll)}</div>')
             parts.append(f'<div class="outcome" data-testid="link-outcome">{escape(result)}</div>')
         self.body.object = f'<div data-testid="shared-link" style="{BOX}">{"".join(parts)}</div>'
