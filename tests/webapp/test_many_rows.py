@@ -67,3 +67,23 @@ def test_a_big_sheet_is_drawn_a_page_of_rows_at_a_time():
     assert len(app.state.gurps.character.skills) == 120 and "Rows 101–120 of 120" in rows.where.object
     app.tr.lang = "cs"
     assert "Řádky 101–120 z 120" in rows.where.object
+
+
+def test_a_deleted_skill_row_can_be_brought_back():
+    """A row's ✕ deleted it at once with no way back; now a note says what went and Undo returns it."""
+    app = KostkaApp()
+    app.state.system = "gurps"
+    char = app.state.gurps.character
+    char.skills = [{"name": "Broadsword", "level": "14"}, {"name": "Stealth", "level": "12"}]
+    rows = app.view_of("gurps").skill_rows
+    remove = rows._slots[0].objects[-1]
+    assert remove.name == "✕"
+    remove.clicks += 1
+    assert char.skills == [{"name": "Stealth", "level": "12"}]
+    assert "Deleted: Broadsword." in rows.undo_note.object and rows.undo.visible
+    rows.undo.clicks += 1
+    assert char.skills == [{"name": "Broadsword", "level": "14"}, {"name": "Stealth", "level": "12"}]
+    assert rows.undo_note.object == "" and not rows.undo.visible
+    remove.clicks += 1
+    char.skills = [{"name": "Stealth", "level": "13"}]  # the rows change: nothing left to undo
+    assert rows.undo_note.object == "" and not rows.undo.visible

@@ -103,6 +103,12 @@ class _ListRows(pn.viewable.Viewer):
         self.next.on_click(lambda e: self.page(1))
         self.where = html_pane("")
         self.pager = pn.FlexBox(align_items="center", flex_wrap="wrap")
+        # the last row deleted, with Undo until the rows change again
+        self.removed: tuple[int, dict[str, Any], list[Any]] | None = None
+        self.undo_note = html_pane("")
+        self.undo = button("", width=200, visible=False)
+        view.binder.text(self.undo, "name", N_("Bring the row back"))
+        self.undo.on_click(lambda e: self._undo())
         owner.param.watch(self._sync, pname)
         view.desk.param.watch(self._errors, "errors")
         view.binder.on_lang(self._relabel)
@@ -154,13 +160,42 @@ class _ListRows(pn.viewable.Viewer):
             setattr(self.owner, self.pname, items)
 
     def _remove(self, slot: int) -> None:
+        """Delete the row in ``slot``; *Bring the row back* undoes it until the rows change again."""
         items = [dict(r) for r in self.items]
         index = self.start + slot
         if index < len(items):
-            del items[index]
+            row = items.pop(index)
             if self.start >= len(items) and self.start:
                 self.start -= PAGE_ROWS
+            self.removed = (index, row, items)
             setattr(self.owner, self.pname, items)
+
+    def _undo(self) -> None:
+        if self.removed is None:
+            return
+        index, row, _ = self.removed
+        self.removed = None
+        items = [dict(r) for r in self.items]
+        items.insert(min(index, len(items)), row)
+        self.start = index // PAGE_ROWS * PAGE_ROWS  # the row back on screen
+        setattr(self.owner, self.pname, items)
+
+    def _show_undo(self) -> None:
+        """The note of the last deletion and its Undo, while the rows are as the deletion left them."""
+        if self.removed is not None and self.items is not self.removed[2]:
+            self.removed = None  # the rows changed since (typed, added, another character): nothing to undo
+        shown = self.removed is not None
+        if self.removed is not None:
+            index, row, _ = self.removed
+            what = row.get("name") or self.view.tr(self.name_label, n=index + 1)
+            text = escape(self.view.tr(N_("Deleted: {name}."), name=what))
+            note = f'<div class="readout" role="status" data-testid="row-deleted">{text}</div>'
+        else:
+            note = ""
+        if self.undo_note.object != note:
+            self.undo_note.object = note
+        if self.undo.visible != shown:
+            self.undo.visible = shown
 
     def _slot(self, k: int) -> Any:
         """The widgets of slot ``k``, made once and reused for whatever row it shows."""
@@ -193,6 +228,7 @@ class _ListRows(pn.viewable.Viewer):
         for keep in self._keeps:
             keep.name = self.view.tr(N_("Keep"))
         self._errors()
+        self._show_undo()
 
     def _sync(self, *_: Any) -> None:
         items = self.items
@@ -212,6 +248,7 @@ class _ListRows(pn.viewable.Viewer):
             self.column.objects = self._slots[: len(shown)]
         self._relabel()
         self._show_pager()
+        self._show_undo()
 
     def _show_pager(self) -> None:
         total = len(self.items)
@@ -254,7 +291,14 @@ class _ListRows(pn.viewable.Viewer):
             self._show_pager()
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.column, self.pager, self.add, margin=0, sizing_mode="stretch_width")
+        return pn.Column(
+            self.column,
+            self.pager,
+            wrap_row(self.undo_note, self.undo, align="center"),
+            self.add,
+            margin=0,
+            sizing_mode="stretch_width",
+        )
 
 
 class GurpsView(pn.viewable.Viewer):
