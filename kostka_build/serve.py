@@ -8,6 +8,9 @@ import functools
 import gzip
 import http.server
 import io
+import os
+import urllib.parse
+from http import HTTPStatus
 from pathlib import Path
 
 from . import config
@@ -31,7 +34,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         super().__init__(*args, directory=str(directory or config.SITE), **kwargs)
 
     def send_head(self):
-        path = Path(self.translate_path(self.path))
+        # A NUL byte cannot be in a file name: the file system call would raise, and the request
+        # would be dropped with no answer at all.
+        if "\x00" in urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0], errors="surrogatepass"):
+            self.send_error(HTTPStatus.BAD_REQUEST, "NUL byte in the path")
+            return None
+        translated = self.translate_path(self.path)
+        if not self.inside_site(translated):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        path = Path(translated)
         if path.is_dir():
             path = path / "index.html"
         self.etag = None
@@ -57,6 +69,20 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
         return io.BytesIO(body)
+
+    def inside_site(self, translated: str) -> bool:
+        """Whether ``translated`` (and a folder's index page) is in the site once every symbolic link
+        on the way is followed: a link inside the site to a file of the site is served, a link
+        out of the site is not (answered 404, as if it were not there)."""
+        root = os.path.realpath(self.directory)
+        candidates = [translated]
+        if os.path.isdir(translated):
+            candidates += [os.path.join(translated, index) for index in ("index.html", "index.htm")]
+        for candidate in candidates:
+            real = os.path.realpath(candidate)
+            if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+                return False
+        return True
 
     def not_modified_since(self, mtime: float) -> bool:
         since = self.headers.get("If-Modified-Since")

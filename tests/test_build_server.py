@@ -115,3 +115,46 @@ def test_a_request_line_too_long_or_malformed_gets_its_error_status(server, requ
     answer = raw_request(port, request_line + b"\r\nHost: 127.0.0.1\r\n\r\n")
     assert answer.split(b"\r\n", 1)[0].split(b" ")[1] == status, answer[:200]
     assert get(port, "/app.js")[0] == 200  # and the server goes on serving
+
+
+@pytest.mark.parametrize("path", ["/%00", "/app.js%00", "/%00/../app.js", "/a%00b/"])
+def test_a_nul_byte_in_the_path_is_answered_400(server, path):
+    port, _ = server
+    answer = raw_request(port, b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert answer.split(b"\r\n", 1)[0].split(b" ")[1] == b"400", answer[:200]
+    assert get(port, "/app.js")[0] == 200  # and the server goes on serving
+
+
+@pytest.fixture
+def outside(server, tmp_path_factory):
+    """Beside the site: a secret file and a folder, and links to them from inside the site, and a
+    link inside the site to a file of the site."""
+    port, root = server
+    away = tmp_path_factory.mktemp("outside")
+    (away / "secret.txt").write_text("not for the site")
+    (away / "index.html").write_text("<title>not the site</title>")
+    (root / "leak.txt").symlink_to(away / "secret.txt")
+    (root / "leak-dir").symlink_to(away, target_is_directory=True)
+    (root / "folder").mkdir()
+    (root / "folder" / "index.html").symlink_to(away / "index.html")
+    (root / "same.js").symlink_to(root / "app.js")
+    return port, root
+
+
+@pytest.mark.parametrize("path", ["/leak.txt", "/leak-dir/secret.txt", "/leak-dir/", "/folder/", "/folder/index.html"])
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_links_out_of_the_site_are_not_followed(outside, path, method):
+    port, _ = outside
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(method, path)
+    r = conn.getresponse()
+    body = r.read()
+    conn.close()
+    assert r.status == 404, (path, r.status)
+    assert b"not for the site" not in body and b"not the site" not in body
+
+
+def test_a_link_inside_the_site_to_a_file_of_the_site_is_served(outside):
+    port, root = outside
+    status, _, body = get(port, "/same.js")
+    assert status == 200 and body == (root / "app.js").read_bytes()

@@ -137,6 +137,22 @@ def test_a_character_from_another_devices_address_is_added_beside_the_stored_one
     context.close()
 
 
+def test_a_link_through_a_messenger_adds_no_blank_character(browser: Browser, site_url: str):
+    """Messengers add ``fbclid=…`` or ``utm_source=…`` to a link: no field of a sheet, so the stored
+    hero stays alone and selected, and no note is shown."""
+    context = seeded(browser, {"kostka.characters": stored_characters()})
+    page = context.new_page()
+    start(page, site_url + "?fbclid=abc&utm_source=x")
+    page.get_by_role("button", name="The One Ring", exact=True).click()
+    expect(page.get_by_role("button", name="Roll Lore", exact=True)).to_contain_text("4")  # Tilda, in Play
+    assert names_of(page) == ["Tilda"]
+    expect(page.get_by_test_id("address-note")).to_have_count(0)
+    # the app has written its own address since: still Tilda alone, in storage too
+    page.wait_for_function("() => !location.search.includes('fbclid')")
+    assert stored_names(page)["one-ring"] == ["Tilda"]
+    context.close()
+
+
 @pytest.mark.parametrize("name", ["1e5", "True"])
 def test_a_name_that_looks_like_a_number_is_the_same_after_a_reload(browser: Browser, site_url: str, name):
     context = browser.new_context()

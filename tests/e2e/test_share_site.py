@@ -85,3 +85,42 @@ def test_an_altered_link_draws_no_dice_as_a_result(browser: Browser, site_url: s
         assert page.get_by_test_id("link-outcome").count() == 0
     finally:
         context.close()
+
+
+def test_a_mistyped_reveal_code_keeps_the_sealed_link_and_the_field(browser: Browser, site_url: str):
+    """A code with a letter too many, one wrong or one too few does not open the roll: the page says
+    so (each try in another language, so that each answer is a new one), the sealed link stays as it
+    was and the field keeps what was typed; the right code opens it."""
+    secret = links.encode_secret_link(FateCheck(skill=8), seed=424_242, name="Vlasta")
+    code = secret.reveal
+    wrong = "A" if code[3] != "A" else "B"
+    tries = [
+        (None, code + "x", "Reveal code", "Open", "This reveal code does not open this secret roll."),
+        ("Čeština", code[:3] + wrong + code[4:], "Kód k odhalení", "Otevřít", "Tento kód tento tajný hod neodhalí."),
+        ("Русский", code[:-1], "Код раскрытия", "Открыть", "Этот код не раскрывает этот тайный бросок."),
+    ]
+    context = browser.new_context()
+    page = context.new_page()
+    start(page, links.link_url(site_url + "?lang=en", secret.link))
+    page.get_by_test_id("pinged").wait_for(state="attached")
+    verdict = page.get_by_test_id("verdict").filter(visible=True)
+    expect(verdict).to_have_attribute("data-status", "sealed")
+    panel = page.get_by_test_id("shared-link").filter(visible=True)
+    character = panel.get_by_test_id("link-character").inner_text()
+    for language, typo, label, button, words in tries:
+        if language:
+            choice = page.get_by_role("button", name=language, exact=True)
+            if not choice.is_visible():
+                page.get_by_role("button", name=re.compile("^☰")).first.click()  # the menu: language, theme…
+            choice.click()
+        field = page.get_by_label(label, exact=True).filter(visible=True)
+        field.fill(typo)
+        page.get_by_role("button", name=button, exact=True).click()
+        expect(page.get_by_role("alert").filter(has_text=words)).to_have_count(1)
+        expect(field).to_have_value(typo)  # still there, with what was typed
+        expect(verdict).to_have_attribute("data-status", "sealed")
+        expect(panel.get_by_test_id("link-character")).to_have_text(character)
+    field.fill(code)
+    page.get_by_role("button", name="Открыть", exact=True).click()
+    expect(verdict).to_have_attribute("data-status", "verified")
+    context.close()

@@ -148,6 +148,28 @@ def test_the_address_of_a_blank_sheet_leaves_the_stored_hero_on_the_sheet():
     assert app.state.one_ring.character.lore == "4" and app.view_of("one-ring").view.value == "play"
 
 
+@pytest.mark.parametrize(
+    "search", ["?fbclid=abc&utm_source=x", "?sys=one-ring&fbclid=abc", "?lang=en&utm_source=x&gclid=1&theme=dark"]
+)
+def test_parameters_a_messenger_adds_are_no_character(search):
+    """A link passed through a messenger or a mailing carries ``fbclid=…``, ``utm_source=…``: they
+    are no field of a sheet, so no blank character is added beside the stored hero, and nothing said."""
+    app = AppState()
+    app.rosters["one-ring"].load({"current": 0, "characters": [{"name": "Tilda", "lore": "4"}]})
+    assert app.apply_url(read_address(search).query, keep_stored=True) == []
+    assert app.rosters["one-ring"].names() == ["Tilda"]
+    assert app.one_ring.character.lore == "4"
+
+
+def test_a_character_in_an_address_with_a_messengers_parameters_is_still_added():
+    app = AppState()
+    app.rosters["fate"].load({"current": 0, "characters": [{"name": "Vera", "skill": 8}]})
+    query = read_address(address(sys="fate", name="Ada", skill="5", fbclid="abc", utm_source="x")).query
+    notes = app.apply_url(query, keep_stored=True)
+    assert notes == [("The character from the address was added as a new character: {name}", {"name": "Ada"})]
+    assert app.rosters["fate"].names() == ["Vera", "Ada"] and "fbclid" not in app.fate.character.to_dict()
+
+
 def test_the_address_fills_in_a_blank_character_without_a_note():
     app = AppState()
     query = read_address(address(sys="fate", name="Vera", skill="8")).query

@@ -233,6 +233,53 @@ def test_a_secret_roll_is_hidden_until_revealed_everywhere():
     assert open_link(share.revealed).roll == entry.roll
 
 
+def _typos(code: str) -> list[str]:
+    """What a game master may type instead of ``code``: a letter too many, too few, one wrong, a
+    stray character, a letter doubled and a space inside."""
+    wrong = "A" if code[3] != "A" else "B"
+    return [code + "x", code[:-1], code[:3] + wrong + code[4:], code[:5] + "!" + code[6:], code + code[-1] * 2]
+
+
+@pytest.mark.parametrize("typo", range(5))
+def test_a_mistyped_reveal_code_leaves_the_sealed_link_as_it_was(typo):
+    secret = links.encode_secret_link(engine.FateCheck(skill=8), seed=123_456_789, name="Vlasta")
+    share = ShareModel()
+    sealed = share.open(secret.link)
+    with pytest.raises(InputError) as info:
+        share.reveal(_typos(secret.reveal)[typo])
+    assert info.value.field == "reveal" and "does not open" in info.value.message
+    assert share.opened is sealed and sealed.status == "sealed"
+    assert share.reveal(secret.reveal).status == "verified"  # the right code still opens it
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "This reveal code does not open this secret roll."),
+        ("ru", "Этот код не раскрывает этот тайный бросок."),
+        ("cs", "Tento kód tento tajný hod neodhalí."),
+    ],
+)
+def test_the_link_panel_keeps_the_reveal_field_and_the_typed_code_after_a_wrong_code(lang, words):
+    secret = links.encode_secret_link(engine.FateCheck(skill=8), seed=987_654_321, name="Vlasta")
+    app = KostkaApp()
+    app.tr.lang = lang
+    app.share.open("#r=" + secret.link)
+    panel = app.link_panel
+    body = panel.body.object
+    assert 'data-status="sealed"' in body
+    for typo in _typos(secret.reveal):
+        panel.reveal_code.value = typo
+        panel.reveal()
+        assert words in panel.reveal_error.object
+        assert panel.body.object == body  # the sealed link on screen as it was
+        assert panel.shows(panel.reveal_code) and panel.shows(panel.reveal_button)
+        assert panel.reveal_code.value == typo  # to correct, not to type again
+    panel.reveal_code.value = secret.reveal
+    panel.reveal()
+    assert panel.reveal_error.object == "" and 'data-status="verified"' in panel.body.object
+
+
 def test_a_secret_roll_in_a_session_takes_a_number_but_not_the_session_seed():
     app = AppState()
     app.rolls.session.set_code("ABC")

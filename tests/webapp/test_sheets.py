@@ -112,6 +112,26 @@ def test_the_import_button_tells_gcs_from_kostka_files():
     assert is_gcs("Dai.gcs", b"{}") and is_gcs("DAI.GCS", b"{}") and not is_gcs("kostka-characters.json", b"{}")
     assert is_gcs(None, (DATA / "giant-rat.gcs").read_bytes())
     assert not is_gcs(None, b'{"format": "kostka", "version": 2}')
+    # the content decides over a name that may be the previous file's
+    assert is_gcs("kostka-characters.json", (DATA / "giant-rat.gcs").read_bytes())
+    assert not is_gcs("rat.gcs", export_characters(AppState()).encode())
+    assert is_gcs("sheet.json", b'<?xml version="1.0"?><character version="5"></character>')
+
+
+def test_each_file_is_imported_for_what_it_is_whatever_the_file_before(app):
+    """The file chooser sends a file's content before its name: the name beside the content is still
+    the previous file's when a .gcs follows a .json, or a .json a .gcs."""
+    kostka = AppState()
+    kostka.fate.character.param.update(name_text="Vera", skill="8")
+    chars = export_characters(kostka).encode()
+    rat = (DATA / "giant-rat.gcs").read_bytes()
+    for first, second in (((chars, "chars.json"), (rat, "rat.gcs")), ((rat, "rat.gcs"), (chars, "chars.json"))):
+        app = KostkaApp()
+        for data, name in (first, second):
+            app.import_chars.value = data  # the content, the name still the one before
+            assert "Imported characters: 1" in app.import_message.object, (name, app.import_message.object)
+            app.import_chars.filename = name
+        assert app.state.rosters["fate"].names() == ["Vera"] and app.state.rosters["gurps"].names() == ["Giant Rat"]
 
 
 def test_refused_gcs_file_shows_a_message_and_keeps_the_characters(app):

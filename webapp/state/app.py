@@ -323,15 +323,21 @@ class AppState(param.Parameterized):
         if system in SYSTEMS:
             self.system = system
         desk = self.desk
+        form_class = type(desk.character)
+        # Only the form's own fields make a character: a parameter a messenger or a mailing adds
+        # (``fbclid``, ``utm_source``…) is no character and is left alone.
+        fresh = form_class().to_dict()
+        known = set(fresh)
         data: dict[str, Any] = {}
         for key, value in query.items():
-            if key in ("sys", "lang", "theme") or key.startswith("r_"):
-                continue
-            if key == "skills":
-                data["skills"] = value if isinstance(value, list) else []
-            elif key == "fav":
+            if key == "fav" and self.system == "one-ring":
                 for skill in str(value).split(","):
-                    data[f"fav_{skill}"] = True
+                    if f"fav_{skill}" in known:
+                        data[f"fav_{skill}"] = True
+            elif key not in known:
+                continue
+            elif key == "skills":
+                data["skills"] = value if isinstance(value, list) else []
             else:
                 data[key] = value
         if data:
@@ -342,9 +348,7 @@ class AppState(param.Parameterized):
                     data.setdefault(flag, False)
                 data.setdefault("weary_auto", False)
             roster = self.rosters[self.system]
-            form_class = type(desk.character)
             incoming = as_form(form_class, data)
-            fresh = form_class().to_dict()
             same = (
                 [i for i, c in enumerate(roster.characters) if same_character(as_form(form_class, c), incoming)]
                 if keep_stored

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import InputError
+from engine.documents import parse_json
 from engine.gcs import read_gcs
 
 from .links import import_characters
@@ -18,11 +20,25 @@ __all__ = ["import_gcs", "is_gcs"]
 
 
 def is_gcs(filename: Any, data: Any) -> bool:
-    """Whether an imported file is a GCS sheet: by its name, or by a GCS-like start when the name is unknown."""
-    if isinstance(filename, str) and filename:
-        return filename.lower().endswith(".gcs")
-    head = bytes(data[:400]) if isinstance(data, (bytes, bytearray)) else b""
-    return b'"format"' not in head and (b'"version": 5' in head or head.lstrip().startswith(b"<?xml"))
+    """Whether an imported file is a GCS sheet, by what it holds: GCS's JSON (a ``version`` and no
+    Kostka ``format``) or an older GCS's XML. Only a file whose content says neither (not JSON, not
+    an object) is told by its name, for the message that refuses it.
+
+    The content decides first because a file chooser's name and content may arrive apart: a name
+    beside the content may still be the previous file's."""
+    raw = bytes(data) if isinstance(data, (bytes, bytearray)) else b""
+    if raw[:200].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
+        return True
+    try:
+        parsed = parse_json(raw)
+    except InputError:
+        parsed = None
+    if isinstance(parsed, dict):
+        if "format" in parsed:
+            return False
+        if "version" in parsed:
+            return True
+    return isinstance(filename, str) and filename.lower().endswith(".gcs")
 
 
 def import_gcs(state: Any, data: Any) -> tuple[int, tuple[tuple[str, str], ...]]:

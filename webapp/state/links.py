@@ -163,7 +163,10 @@ class ShareModel(param.Parameterized):
         if current is None or current.link is None:
             raise InputError("reveal", "rule", "no secret roll is open")
         opened = open_link(current.link.payload, code)
-        if opened.verdict is not None and "reveal" in opened.verdict.mismatches:
+        # A code that cannot be read (a letter too many or too few, a stray character: taken for a
+        # link of its own, or not a code at all) is as wrong as one that does not fit: either way
+        # the sealed link stays on screen, untouched, for the game master to try again.
+        if opened.error is not None or (opened.verdict is not None and "reveal" in opened.verdict.mismatches):
             raise InputError("reveal", "rule", "this reveal code does not open this secret roll")
         self.opened = opened
         return opened

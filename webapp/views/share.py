@@ -382,14 +382,19 @@ class LinkPanel(pn.viewable.Viewer):
 
     def _make_widgets(self) -> None:
         tr = self.tr
-        typed = getattr(self, "reveal_code", None)
+        typed = getattr(self, "_typed_code", "")
         self.reveal_code = TextInput(
             name=tr(N_("Reveal code")),
-            value=typed.value if typed else "",
+            value=typed,
+            value_input=typed,
             width=220,
             height=70,
             max_length=links.MAX_LINK_TEXT,
         )
+        # What is in the field now: each key comes as value_input, a commit (Enter, leaving the
+        # field) as value, and a tap on Open may come before the commit of a corrected code.
+        self._typed_code = typed
+        self.reveal_code.param.watch(self._code_typed, ["value", "value_input"])
         self.reveal_button = button(tr(N_("Open")), width=160)
         self.reveal_button.on_click(lambda e: self.reveal())
         self.roll_button = button(tr(N_("Roll")), kind="primary", width=180, height=56)
@@ -416,9 +421,12 @@ class LinkPanel(pn.viewable.Viewer):
         """Whether ``part`` (a button or field) is on the page now."""
         return part in self.buttons.objects
 
+    def _code_typed(self, event: Any) -> None:
+        self._typed_code = event.new or ""
+
     def reveal(self) -> None:
         attempt(
-            lambda: self.share.reveal(self.reveal_code.value or self.reveal_code.value_input or ""),
+            lambda: self.share.reveal(self._typed_code),
             self.reveal_error,
             self._error,
         )
