@@ -21,6 +21,7 @@
     en: {
       offline: "Saving for offline use: {files}",
       saved: "Saved for offline use.",
+      unsaved: "Not saved for offline use: this device will need the network to open Kostka again.",
       runtime: "Starting the Python runtime",
       packages: "Loading Python packages",
       panel: "Starting the interface",
@@ -37,6 +38,7 @@
     ru: {
       offline: "Сохраняем для работы без сети: {files}",
       saved: "Сохранено для работы без сети.",
+      unsaved: "Не удалось сохранить для работы без сети: чтобы снова открыть «Костку», этому устройству понадобится сеть.",
       runtime: "Запускаем Python",
       packages: "Загружаем пакеты Python",
       panel: "Запускаем интерфейс",
@@ -53,6 +55,7 @@
     cs: {
       offline: "Ukládáme pro práci bez sítě: {files}",
       saved: "Uloženo pro práci bez sítě.",
+      unsaved: "Neuloženo pro práci bez sítě: k dalšímu otevření Kostky bude toto zařízení potřebovat síť.",
       runtime: "Spouštíme Python",
       packages: "Načítáme balíčky Pythonu",
       panel: "Spouštíme rozhraní",
@@ -168,7 +171,7 @@
 
   // ---- a status line for the offline saving on a first visit, which runs once the app is drawn
   // (the loading screen is gone by then): how far it is, then "Saved for offline use." for a while.
-  function showOffline(text, last) {
+  function showOffline(text, last, seconds = 6) {
     let line = document.getElementById("kostka-offline-status");
     if (!line) {
       if (!document.body) return;
@@ -178,7 +181,7 @@
       document.body.appendChild(line);
     }
     line.textContent = text;
-    if (last) setTimeout(() => line.remove(), 6000);
+    if (last) setTimeout(() => line.remove(), seconds * 1000);
   }
 
   // ---- service worker: caches the whole site for offline use. On a first visit it is installed
@@ -224,9 +227,12 @@
   swReady.then((state) => {
     // for tests and curious users: "controlled" means every file is cached and an offline reload works
     document.documentElement.dataset.kostkaOffline = state;
-    ui.offline = state === "controlled" && !wasControlled ? T.saved : "";
+    // a first visit says how the offline saving ended: saved, or not (a file that arrived altered
+    // or not at all fails the install, rightly; the player should know the next start needs a network)
+    const first = !wasControlled;
+    ui.offline = first && state === "controlled" ? T.saved : first && state === "failed" ? T.unsaved : "";
     ui.render();
-    if (ui.offline) showOffline(ui.offline, true);
+    if (ui.offline) showOffline(ui.offline, true, state === "failed" ? 20 : 6);
   });
 
   // ---- what this visit brings the app: the address, and what the browser holds for the app (every

@@ -166,3 +166,19 @@ def test_a_running_page_keeps_its_own_build_until_it_reloads(browser: Browser, h
     assert page.evaluate(READ) == "B"
     assert app_worker(page).evaluate(READ) == "B"
     context.close()
+
+
+def test_a_first_visit_whose_offline_saving_fails_is_told_so(browser: Browser, host: Host):
+    """A file that arrives altered fails the offline saving, rightly; the page used to say nothing,
+    and the player learnt only offline that the app had not been saved."""
+    host.damaged = {DAMAGED}
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        start(page, host.url + "?lang=en")
+        page.wait_for_selector("html[data-kostka-offline=failed]", state="attached", timeout=START_TIMEOUT)
+        status = page.locator("#kostka-offline-status")
+        assert status.get_attribute("role") == "status"
+        assert status.inner_text().startswith("Not saved for offline use")
+    finally:
+        context.close()
