@@ -716,3 +716,26 @@ def test_drafts_without_stored_characters_are_kept_aside():
     loaded, _, read = stored_read({KEY_DRAFTS: drafts})
     assert read.values == {KEY_DRAFTS: "", f"{BACKUP_PREFIX}{STAMP}.drafts": drafts}  # nothing else copied
     assert read.partial == [KEY_CHARACTERS] and loaded.storage_texts() == AppState().storage_texts()
+
+
+@pytest.mark.parametrize(
+    ("character", "current", "expected"),
+    [
+        ({"name": "Tilda", "st": float("nan")}, 0, "The file has NaN where a number should be"),
+        ({"name": "Tilda", "st": float("inf")}, 0, "The file has Infinity where a number should be"),
+        ({"name": "Tilda"}, 99, "GURPS: the character marked as on screen is not one of its characters."),
+    ],
+)
+def test_a_refused_file_says_where_and_what(character, current, expected):
+    """These refusals used to say only "The file could not be read." and "Must be from 0 to 0."."""
+    doc = {
+        "format": "kostka",
+        "version": 2,
+        "kind": "characters",
+        "systems": {"gurps": {"current": current, "characters": [character]}},
+    }
+    with pytest.raises(InputError) as caught:
+        import_characters(AppState(), json.dumps(doc).encode())
+    words = {lang: document_error_text(Translator(lang=lang), caught.value, doc) for lang in ("en", "ru", "cs")}
+    assert words["en"].startswith(expected), words
+    assert len(set(words.values())) == 3, words  # said in each language

@@ -55,6 +55,7 @@ FIELD_LABELS = {
     "stoutness_max": N_("Stoutness (max)"),
 }
 
+_CURRENT = re.compile(r"^(?:systems\.(one-ring|gurps|fate)|(monsters))\.current$")
 _CHARACTER = re.compile(
     r"^(?:systems\.(one-ring|gurps|fate)|(monsters))\.characters\[(\d+)\](?:\.(\w+)(?:\[(\d+)\](?:\.(\w+))?)?)?$"
 )
@@ -146,6 +147,10 @@ def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
             )
         if code == "type":
             return tr(N_("This is not a Kostka file."))
+        if params.get("value") in ("NaN", "Infinity", "-Infinity"):  # what JSON itself does not allow
+            return tr(
+                N_("The file has {value} where a number should be; a file holds only numbers."), value=params["value"]
+            )
         return tr(N_("The file could not be read."))
     if field == "format":
         return tr(N_("This is not a Kostka file."))
@@ -160,6 +165,11 @@ def document_error_text(tr: Translator, error: Any, data: Any = None) -> str:
         return tr(N_("This is not a Kostka file."))
     if field in ("kind", "systems"):
         return tr(N_("This file holds no characters."))
+    match = _CURRENT.match(field)
+    if match:  # which character was on screen: a number the roster does not have
+        system, monsters = match.groups()
+        where = tr(N_("Monsters")) if monsters else tr(SYSTEM_TITLES[system])
+        return f"{where}: {tr(N_('the character marked as on screen is not one of its characters.'))}"
     match = _CHARACTER.match(field)
     if match:
         system, monsters, index, key, row, row_key = match.groups()
