@@ -500,16 +500,16 @@ def test_each_roll_plays_the_dices_short_roll_and_leaves_none_running(browser: B
 
 
 def test_a_roll_whose_dice_are_those_of_the_roll_before_is_drawn_and_said_anew(browser: Browser, site_url: str):
-    """Session Erebor's rolls no. 1 and 2 of a new hero's Awareness (no Success dice, TN 15) have the
+    """Session Esgaroth's rolls no. 1 and 2 of a new hero's Awareness (no Success dice, TN 15) have the
     same Feat die: the very same dice twice. The second roll is drawn as new dice that tumble, and its
     outcome is written anew into the status region, so that a screen reader says it again."""
     check = OneRingCheck(rating=0, tn=15)
-    assert len({Dice(session_roll_seed("Erebor", n, check, "")).die(12) for n in (1, 2)}) == 1
+    assert len({Dice(session_roll_seed("Esgaroth", n, check, "")).die(12) for n in (1, 2)}) == 1
     context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
     page = context.new_page()
     try:
         start(page, f"{site_url}?lang=en")
-        page.get_by_label("Session code").fill("Erebor")
+        page.get_by_label("Session code").fill("Esgaroth")
         page.get_by_label("Session code").press("Enter")
         first = page.evaluate(ROLL_ANIMATIONS, "Roll Awareness")
         second = page.evaluate(ROLL_ANIMATIONS, "Roll Awareness")

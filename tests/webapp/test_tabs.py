@@ -215,7 +215,20 @@ def test_an_import_that_does_not_fit_the_roster_is_refused_whole():
 # -- the page: told by the store, it merges, says so and can bring the other tab's values back --------
 
 
-def test_the_page_merges_a_tabs_write_says_a_conflict_and_brings_it_back(vera):
+@pytest.fixture
+def no_address():
+    """The page's address empty: tests before may have left one in Panel's location (no document)."""
+    import panel as pn
+    from panel.util import edit_readonly
+
+    location = pn.state.location
+    if location is not None:
+        with edit_readonly(location):
+            location.param.update(href="", search="", hash="")
+    yield
+
+
+def test_the_page_merges_a_tabs_write_says_a_conflict_and_brings_it_back(vera, no_address):
     from webapp.views.shell import KostkaApp
 
     app = KostkaApp()
