@@ -165,6 +165,15 @@ class FateRoll:
     system: ClassVar[str] = "fate"
 
     @property
+    def favour_short(self) -> int:
+        """The least favour that, spent on top of this roll's, would have turned the same dice into a
+        success (0 for a success): result − skill + 1 when ties fail, result − skill when they succeed
+        (skill 7, result 8: 2 when ties fail, since one point brings a tie, which still fails)."""
+        if self.success:
+            return 0
+        return self.result - self.skill + (0 if self.check.ties_succeed else 1)
+
+    @property
     def favour_left(self) -> int | None:
         """Favour held after the spend (``None`` when not known)."""
         return None if self.check.favour_held is None else self.check.favour_held - self.favour_spent

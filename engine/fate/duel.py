@@ -52,9 +52,34 @@ from typing import Any
 from ..errors import InputError, RuleError, check_choice, check_int
 from .attack import DAMAGE_RULES, NEVER, Combatant, Policy, damage_for, earns_extra_attack, margin_weights
 
-__all__ = ["DuelOdds", "duel_odds", "turn_outcomes", "win_chance_by_spend"]
+__all__ = ["DUEL_BANDS", "DuelOdds", "duel_odds", "duel_verdict", "turn_outcomes", "win_chance_by_spend"]
 
 SIDES = ("hero", "monster")
+
+#: The bands of the hero's chance to win a duel: below the first the monster is favoured, above
+#: the second the hero is; from one to the other (both included) the duel is even.
+DUEL_BANDS = (Fraction(35, 100), Fraction(65, 100))
+
+
+def duel_verdict(p_hero_wins: Any) -> str:
+    """Who a duel favours, from the hero's chance to win it (a Fraction, a float or a decimal
+    string): ``"monster"`` below 35 %, ``"even"`` from 35 % to 65 %, ``"hero"`` above 65 %.
+
+    The verdict of the balance meter: it follows the exact duel odds, so it never says "even"
+    while the hero wins 30 % of duels (a ratio of lives alone can: the Wolf's 9 life against a
+    hero's 12 is a ratio of 0.75, yet a hero of skill 7 wins 30.2 % of duels against it)."""
+    try:
+        p = Fraction(p_hero_wins)
+    except (TypeError, ValueError):
+        raise InputError("p_hero_wins", "type", f"not a chance: {p_hero_wins!r}") from None
+    if not 0 <= p <= 1:
+        raise InputError("p_hero_wins", "range", "a chance is from 0 to 1", value=float(p), low=0, high=1)
+    low, high = DUEL_BANDS
+    if p < low:
+        return "monster"
+    if p > high:
+        return "hero"
+    return "even"
 
 
 _D = (1296, 1296**2, 1296**3)

@@ -56,9 +56,10 @@ def test_wolf_against_a_hero_odds_fight_undo_and_simulation(page: Page, app_url:
     place(page, "Ada", "heroes-1-attacking")
     place(page, "Wolf", "monsters-1-attacking")
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
-        "Balance: monsters' life 9 against heroes' maximum life 12 (ratio 0.75)."
+        "Monsters' life 9 against heroes' maximum life 12 (ratio 0.75)."
     )
-    expect(page.get_by_test_id("balance-verdict")).to_have_text("even")
+    # the meter's words follow the duel odds (30.2%), not the ratio of lives
+    expect(page.get_by_test_id("balance-verdict")).to_have_text("the monster is favoured")
 
     # odds follow the hero's skill, chart included
     expect(page.get_by_test_id("p-hero-wins")).to_have_text("30.2%")
@@ -146,7 +147,7 @@ def test_russian_labels_and_an_attack(page: Page, app_url: str):
     )
     place(page, "Ада", "heroes-1-attacking")
     place(page, "Волк", "monsters-1-attacking")  # the Wolf, named in the language on screen
-    expect(page.get_by_test_id("balance-verdict")).to_have_text("на равных")
+    expect(page.get_by_test_id("balance-verdict")).to_have_text("у монстра перевес")
     expect(page.get_by_test_id("duel-readout")).to_contain_text("Ада против Волк: герой побеждает")
     page.get_by_role("button", name="Начать бой").click()
     expect(page.get_by_test_id("fight-status")).to_contain_text("Раунд 1: ход героев.")
@@ -163,7 +164,9 @@ def test_czech_labels_generated_monster_and_an_empty_formation(page: Page, app_u
     expect(page.get_by_label("Jméno nestvůry", exact=True)).to_have_value("Nestvůra")
     place(page, "Eliška", "heroes-1-attacking")
     place(page, "Nestvůra", "monsters-1-attacking")
-    expect(page.get_by_test_id("balance-verdict")).to_have_text(re.compile("^(snadné|vyrovnané|těžké|smrtelné)$"))
+    expect(page.get_by_test_id("balance-verdict")).to_have_text(
+        re.compile("^(nestvůra má navrch|vyrovnané|hrdina má navrch)$")
+    )
     page.get_by_role("button", name="Přidat formaci hrdinů").click()
     expect(page.get_by_test_id("encounter-status")).to_contain_text(
         "Formace hrdinů 2 je prázdná: postavte do ní tvora, nebo ji odeberte."

@@ -126,11 +126,12 @@ def test_balance_repairing_and_odds_are_shown_in_each_language(app, view):
     view.desk.plan.add_formation("monsters")
     tap(view, "monsters", "Wolf 2", k=1)
     html = view.encounter_status.object
-    assert "ratio 1.50" in html and ">hard<" in html and 'role="meter"' in html
+    assert "ratio 1.50" in html and 'role="meter"' in html
+    assert ">the monster is favoured<" in html  # the duel's 30.2%, not the lives' "hard"
     assert "Wolf 2 joins the attacking position of formation 1" in html
     assert "the hero wins" in view.odds_readout.object
     app.tr.lang = "ru"
-    assert ">тяжело<" in view.encounter_status.object
+    assert ">у монстра перевес<" in view.encounter_status.object
     assert "Волк 2 встаёт в атакующую позицию построения 1" in view.encounter_status.object  # the Wolf named in Russian
     assert "герой побеждает" in view.odds_readout.object
     assert view.life_chart is None and view.desk.by_spend == {}  # folded (and not made) until asked for

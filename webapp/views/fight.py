@@ -5,17 +5,20 @@ The shell shows it beside the skill check (:class:`webapp.views.shell.FateScreen
 
 from __future__ import annotations
 
+from fractions import Fraction
 from html import escape
 from typing import Any
 
 import panel as pn
+
+from engine.fate.duel import duel_verdict
 
 from ..i18n import N_, Translator
 from ..state.fight import FightDesk
 from ..words.dice import d6_pips, dice_row
 from ..words.fight import (
     AFTER_KILL_LABELS,
-    BALANCE_LABELS,
+    DUEL_VERDICT_LABELS,
     HALVING_LABELS,
     SIDE_LABELS,
     describe_events,
@@ -50,7 +53,7 @@ __all__ = ["FightView"]
 
 FIGHT_CSS = """
 .meter { position: relative; height: 18px; border-radius: 9px; margin: 6px 0; max-width: 520px;
-  background: linear-gradient(90deg, #2e8b57 0 37.5%, #1f6fb5 37.5% 62.5%, #d98c00 62.5% 87.5%, #c0392b 87.5% 100%); }
+  background: linear-gradient(90deg, #c0392b 0 35%, #1f6fb5 35% 65%, #2e8b57 65% 100%); }
 .meter .needle { position: absolute; top: -4px; width: 6px; height: 26px; margin-left: -3px; border-radius: 3px;
   background: var(--k-fg, #14171a); }
 .verdict { font-weight: 700; }
@@ -297,7 +300,7 @@ class FightView(pn.viewable.Viewer):
             (desk.monsters, ["characters"]),
         ):
             obj.param.watch(self._draw_plan, names)
-        desk.param.watch(self._show_encounter, ["encounter_error", "balance", "pairing"])
+        desk.param.watch(self._show_encounter, ["encounter_error", "balance", "pairing", "odds"])
         self.binder.on_lang(self._draw_plan)
         self.binder.on_lang(self._show_encounter)
         self._draw_plan()
@@ -477,8 +480,6 @@ class FightView(pn.viewable.Viewer):
             self.encounter_status.object = f'<div data-testid="encounter-status">{text}</div>'
             return
         b = desk.balance
-        ratio = float(b.ratio)
-        needle = min(100.0, ratio / 2 * 100)
         pairing = describe_events(tr, desk.pairing, desk.sides())
         repair = ""
         if pairing:
@@ -493,17 +494,59 @@ class FightView(pn.viewable.Viewer):
             '<div data-testid="encounter-status"><div class="readout">'
             + escape(
                 tr(
-                    N_("Balance: monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
+                    N_("Monsters' life {m} against heroes' maximum life {h} (ratio {r:.2f})."),
                     m=b.monsters_life,
                     h=b.heroes_max_life,
-                    r=ratio,
+                    r=float(b.ratio),
                 )
             )
-            + f' <span class="verdict" data-testid="balance-verdict">{escape(tr(BALANCE_LABELS[b.verdict]))}</span></div>'
-            f'<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="2" aria-valuenow="{ratio:.2f}" '
-            f'aria-label="{escape(tr(N_("Balance")))}"><div class="needle" style="left:{needle:.1f}%"></div></div>'
-            f'<div class="note">{escape(tr(N_("Easy below 0.75, even up to 1.25, hard up to 1.75, deadly above.")))}</div>'
-            f"{repair}</div>"
+            + "</div>"
+            + self._balance_meter()
+            + f"{repair}</div>"
+        )
+
+    def _balance_meter(self) -> str:
+        """The balance meter: the hero's chance to win the duel below, as the duel's readout shows it,
+        and who that favours (:func:`engine.fate.duel.duel_verdict`: the monster below 35 %, even
+        from 35 % to 65 %, the hero above 65 %). Its words come from the very figure the odds show
+        (rounded as shown), so the meter and the odds never disagree. Without odds, no verdict."""
+        tr, desk = self.tr, self.desk
+        odds = desk.odds
+        if odds is None:
+            return (
+                '<div class="muted" data-testid="balance">'
+                + escape(tr(N_("The balance waits for the duel's odds below.")))
+                + "</div>"
+            )
+        shown = percent(odds.p_hero_wins)  # "30.2%"
+        value = Fraction(shown.rstrip("%")) / 100
+        verdict = duel_verdict(value)
+        hero = desk.hero_form.name_text.strip() or tr(N_("Hero"))
+        monster = desk.monster_form.name_text.strip() or tr(N_("Monster"))
+        return (
+            '<div class="readout" data-testid="balance">'
+            + escape(
+                tr(
+                    N_("Balance of the duel, {hero} against {monster}: the hero wins {p},"),
+                    hero=hero,
+                    monster=monster,
+                    p=shown,
+                )
+            )
+            + f' <span class="verdict" data-testid="balance-verdict">{escape(tr(DUEL_VERDICT_LABELS[verdict]))}</span>.</div>'
+            f'<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{shown.rstrip("%")}" '
+            f'aria-valuetext="{escape(shown)}" aria-label="{escape(tr(N_("Balance")))}">'
+            f'<div class="needle" style="left:{shown}"></div></div>'
+            '<div class="note">'
+            + escape(
+                tr(
+                    N_(
+                        "By the hero's chance to win the duel: the monster is favoured below 35%, even from 35% "
+                        "to 65%, the hero is favoured above 65%."
+                    )
+                )
+            )
+            + "</div>"
         )
 
     # -- duel odds ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from ..state.log import LogEntry
 __all__ = [
     "AFTER_KILL_LABELS",
     "BALANCE_LABELS",
+    "DUEL_VERDICT_LABELS",
     "HALVING_LABELS",
     "SIDE_LABELS",
     "WORDS",
@@ -36,6 +37,12 @@ __all__ = [
 ]
 
 BALANCE_LABELS = {"easy": N_("easy"), "even": N_("even"), "hard": N_("hard"), "deadly": N_("deadly")}
+#: Who a duel favours (:func:`engine.fate.duel.duel_verdict`), as the balance meter says it.
+DUEL_VERDICT_LABELS = {
+    "monster": N_("the monster is favoured"),
+    "even": N_("even"),
+    "hero": N_("the hero is favoured"),
+}
 SIDE_LABELS = {"heroes": N_("Heroes"), "monsters": N_("Monsters")}
 
 

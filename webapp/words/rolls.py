@@ -21,6 +21,7 @@ __all__ = [
     "dice_entry_texts",
     "dice_error_text",
     "faces_text",
+    "favour_short_text",
     "tie_reading",
 ]
 
@@ -86,9 +87,19 @@ def describe_fate_roll(tr: Any, roll: Any) -> tuple[str, str]:
         )
     elif roll.success:
         detail += " " + tr(N_("Margin {m}."), m=roll.margin)
-    else:
-        detail += " " + tr(N_("Missed by {m}."), m=-roll.margin)
+    if not roll.success:
+        detail += " " + favour_short_text(tr, roll.favour_short)
     return outcome, detail
+
+
+def favour_short_text(tr: Any, n: int) -> str:
+    """How much more favour would have turned a failed check into a success (the engine's
+    :attr:`~engine.fate.check.FateRoll.favour_short`, which follows the tie reading in force)."""
+    return tr.ngettext(
+        "{n} more favour point would have made it a success.",
+        "{n} more favour points would have made it a success.",
+        n,
+    )
 
 
 def tie_reading(tr: Any, ties_succeed: bool) -> str:
