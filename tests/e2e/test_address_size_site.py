@@ -52,6 +52,7 @@ def test_a_200_row_cyrillic_sheet_leaves_its_skills_out_of_an_address_that_opens
     with page.expect_response(lambda r: r.url == address) as response:
         start(page, address, errors)
     assert response.value.status == 200
-    expect(page.get_by_label("Name", exact=True).filter(visible=True).first).to_have_value(NAME)
+    chosen = page.get_by_role("combobox", name="Character", exact=True).filter(visible=True).first
+    expect(chosen.locator("option:checked")).to_have_text(NAME)  # the sheet, without its skills
     assert errors == []
     other.close()

@@ -659,6 +659,11 @@ def test_the_sealed_link_of_a_sessions_numbering_checks_its_reveal_after_a_reloa
     restored = ShareModel(seen=read_numbering(numbering_json(share.seen)))
     assert restored.open(secret.revealed_link).status == "verified"
     assert restored.open(forged).status == "altered"
+    # the link in the address is opened before the stored numbering is read: it is checked again then
+    early = ShareModel()
+    assert early.open(forged).status == "revealed"
+    early.seen = read_numbering(numbering_json(share.seen))
+    assert early.opened.status == "altered" and early.opened.verdict.mismatches == ("sealed",)
 
 
 def test_a_revealed_link_of_this_devices_own_secret_roll_is_checked_against_it():

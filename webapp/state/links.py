@@ -184,6 +184,17 @@ class ShareModel(param.Parameterized):
     def __init__(self, **params: Any) -> None:
         params.setdefault("session", SessionState())
         super().__init__(**params)
+        self.param.watch(self._recheck, ["seen", "sealed"])
+
+    def _recheck(self, *_: Any) -> None:
+        """A revealed link on screen is checked again when sealed links arrive (the numbering kept
+        in the browser is read after the address's link is opened)."""
+        current = self.opened
+        if current is None or current.link is None or current.link.kind is not links.Kind.REVEALED:
+            return
+        again = open_link(current.text, None, self.sealed_links())
+        if (again.status, again.sealed_seen) != (current.status, current.sealed_seen):
+            self.opened = again
 
     def open(self, text: Any, reveal: Any = None) -> Opened:
         opened = open_link(text, reveal, self.sealed_links())
