@@ -117,6 +117,19 @@ def test_a_request_line_too_long_or_malformed_gets_its_error_status(server, requ
     assert get(port, "/app.js")[0] == 200  # and the server goes on serving
 
 
+def test_the_longest_address_the_app_writes_is_served_and_one_over_64kb_is_not(server):
+    """The app keeps its address within MAX_WRITTEN characters; the server takes that and answers
+    414 to a request line over 64 KB (a 200-row Cyrillic sheet's whole address was 79,863)."""
+    from webapp.state.address import MAX_WRITTEN
+
+    port, _ = server
+    longest = "?lang=ru&skills=" + "%D0%96" * ((MAX_WRITTEN - 16) // 6)
+    assert MAX_WRITTEN - 6 < len(longest) <= MAX_WRITTEN
+    assert get(port, "/" + longest)[0] == 200
+    answer = raw_request(port, b"GET /?" + b"%D0%96" * 13_311 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert answer.split(b" ", 2)[1] == b"414"
+
+
 @pytest.mark.parametrize("path", ["/%00", "/app.js%00", "/%00/../app.js", "/a%00b/"])
 def test_a_nul_byte_in_the_path_is_answered_400(server, path):
     port, _ = server

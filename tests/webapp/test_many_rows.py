@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from engine.documents import MAX_ROWS, read_document
-from webapp.state.address import read_address
+from webapp.state.address import MAX_WRITTEN, read_address
 from webapp.state.app import AppState
 from webapp.views.shell import KostkaApp
 
@@ -19,8 +19,9 @@ def test_every_row_of_a_big_sheet_is_imported_addressed_and_stored():
     app.import_chars.value = SHEET.read_bytes()
     char = app.state.gurps.character
     assert len(char.skills) == 120 and char.skills[-1] == {"name": "Mind-Reading (Ritual)", "level": "13"}
-    # the address is the screen: every row comes back from it
-    address = read_address("?" + urlencode(app.state.url_state()))
+    # the screen's query carries every row; the address written leaves them out (over 7,500 characters)
+    assert app.state.address_state()[1] == "skills"
+    address = read_address("?" + urlencode(app.state.screen_state()))
     assert address.problems == () and len(address.query["skills"]) == 120
     other = AppState()
     other.apply_url(address.query)
@@ -32,14 +33,54 @@ def test_every_row_of_a_big_sheet_is_imported_addressed_and_stored():
     assert len([o for o in app.view_of("gurps").skill.options if "(" in o]) >= 120
 
 
-def test_the_longest_sheet_the_app_keeps_fits_its_address():
+def cyrillic_sheet(rows: int = MAX_ROWS) -> list[dict[str, str]]:
+    """``rows`` GURPS skills with 60-letter Cyrillic names: the longest address a sheet can ask for."""
+    return [{"name": (f"{i:03d}" + "Жř" * 30)[:60], "level": "-20"} for i in range(rows)]
+
+
+def test_the_longest_sheet_the_app_keeps_leaves_its_skills_out_of_the_address():
     state = AppState()
     state.system = "gurps"
-    rows = [{"name": (f"{i:03d}" + "Жř" * 30)[:60], "level": "-20"} for i in range(MAX_ROWS)]
+    rows = cyrillic_sheet()
     state.gurps.character.skills = rows
-    address = read_address("?" + urlencode(state.url_state()))
-    assert address.problems == ()
-    assert address.query["skills"] == rows
+    state.gurps.character.name_text = "Жанна"
+    assert len("?" + urlencode(state.screen_state())) > 75_000  # what the address would be with every row
+    query, cut = state.address_state()
+    search = "?" + urlencode({"lang": "ru", **query})
+    assert cut == "skills" and len(search) <= MAX_WRITTEN
+    assert state.url_state() == query
+    address = read_address(search)
+    assert address.problems == () and "skills" not in address.query
+    other = AppState()
+    other.apply_url(address.query)
+    assert other.system == "gurps" and other.gurps.character.name_text == "Жанна"  # the rest of the sheet comes back
+
+
+def test_a_sheet_within_the_address_limit_keeps_every_row():
+    state = AppState()
+    state.system = "gurps"
+    rows = cyrillic_sheet(12)
+    state.gurps.character.skills = rows
+    query, cut = state.address_state()
+    assert cut == "" and len("?" + urlencode({"lang": "cs", **query})) <= MAX_WRITTEN
+    assert read_address("?" + urlencode(query)).query["skills"] == rows
+
+
+def test_the_page_says_what_its_address_leaves_out():
+    app = KostkaApp()
+    app.state.system = "gurps"
+    app._url_applied = True
+    app._update_url()
+    assert "address-size" not in app.address_message.object
+    app.state.gurps.character.skills = cyrillic_sheet()
+    app._update_url()
+    assert 'data-testid="address-size"' in app.address_message.object
+    assert "7500" in app.address_message.object and "Export characters" in app.address_message.object
+    app.tr.lang = "ru"
+    assert "Export characters" not in app.address_message.object  # said again in the language on screen
+    app.state.gurps.character.skills = cyrillic_sheet(3)
+    app._update_url()
+    assert "address-size" not in app.address_message.object
 
 
 def test_a_big_sheet_is_drawn_a_page_of_rows_at_a_time():

@@ -21,7 +21,9 @@ from webapp.state.links import (
     import_characters,
     keep_aside,
     load_stored,
+    numbering_json,
     open_link,
+    read_numbering,
 )
 from webapp.state.session import SessionState, read_session
 from webapp.state.stored import BACKUP_PREFIX
@@ -76,7 +78,8 @@ def test_every_kind_of_roll_reopens_identical_from_its_link(session):
         share = entry_link(entry)
         payload = share.revealed if share.kind == "secret" else share.link
         opened = open_link(links.link_url("https://example.org/kostka/", payload))
-        assert opened.status == "verified", what
+        # a revealed secret roll on its own only shows its dice follow from its seed
+        assert opened.status == ("revealed" if what == "secret" else "verified"), what
         assert opened.roll == entry.roll, what
         assert opened.link.check == entry.check and opened.link.name == entry.character, what
         assert opened.link.seed == entry.seed, what
@@ -591,3 +594,91 @@ def test_the_session_numbering_goes_on_under_a_look_alike_name():
     session.set_code("Friday")
     assert [session.next_number("Hanar"), session.next_number("Han\u0430r"), session.next_number("Hanar")] == [1, 2, 3]
     assert session.next_number("Bo") == 1
+
+
+def secret_and_forgery(session_code: str | None = None) -> tuple[links.SecretRoll, str]:
+    """A sealed secret roll and its reveal, and a revealed link forged for the same roll with other
+    dice: another seed, its dice and a recomputed digest (the digest has no key)."""
+    secret = links.encode_secret_link(
+        engine.FateCheck(skill=8),
+        seed=123_456_789,
+        name="Vlasta",
+        session_code=session_code,
+        number=1 if session_code else None,
+    )
+    revealed = links.decode_link(secret.revealed_link)
+    other = next(
+        s for s in range(1, 100) if links.claim_of(engine.roll_check(revealed.check, s)).dice != revealed.claim.dice
+    )
+    forged = links.encode_link(
+        replace(revealed, seed=other, claim=links.claim_of(engine.roll_check(revealed.check, other)))
+    )
+    return secret, forged
+
+
+def test_a_revealed_link_alone_is_not_verified_and_says_what_it_proves():
+    secret, forged = secret_and_forgery()
+    for payload in (secret.revealed_link, forged):
+        opened = open_link(payload)
+        assert opened.verdict.verified and opened.status == "revealed" and not opened.sealed_seen
+    app = KostkaApp()
+    app.share.open("#r=" + forged)
+    body = app.link_panel.body.object
+    assert 'data-status="revealed"' in body and "outcome good" not in body
+    assert "it shows that these dice follow from its seed" in body and "sealed link, opened here" in body
+    assert 'data-testid="link-dice"' in body  # the dice do follow from the seed
+    app.tr.lang = "ru"
+    assert "запечатанная ссылка" in app.link_panel.body.object
+    app.tr.lang = "cs"
+    assert "zapečetěný odkaz" in app.link_panel.body.object
+
+
+@pytest.mark.parametrize("session_code", [None, "GM-ÚTERÝ"])
+def test_a_revealed_link_is_checked_against_the_sealed_link_this_device_has_seen(session_code):
+    secret, forged = secret_and_forgery(session_code)
+    app = KostkaApp()
+    app.share.open("#r=" + secret.link)  # the game master's sealed link, opened here
+    assert app.share.opened.status == "sealed"
+    opened = app.share.open(secret.revealed_link)
+    assert opened.status == "verified" and opened.sealed_seen
+    body = app.link_panel.body.object
+    assert 'data-status="verified"' in body and "matches the sealed link you have" in body
+    opened = app.share.open(forged)
+    assert opened.status == "altered" and opened.verdict.mismatches == ("sealed",)
+    body = app.link_panel.body.object
+    assert 'data-status="altered"' in body and "the sealed link you have" in body and 'class="die' not in body
+    # another secret roll's sealed link says nothing about this one
+    other = links.encode_secret_link(engine.FateCheck(skill=9), seed=5, name="Vlasta")
+    assert open_link(forged, sealed=[other.link]).status == "revealed"
+
+
+def test_the_sealed_link_of_a_sessions_numbering_checks_its_reveal_after_a_reload():
+    secret, forged = secret_and_forgery("GM-ÚTERÝ")
+    share = ShareModel()
+    share.add_links(secret.link)  # the game master's batch of the evening's links
+    restored = ShareModel(seen=read_numbering(numbering_json(share.seen)))
+    assert restored.open(secret.revealed_link).status == "verified"
+    assert restored.open(forged).status == "altered"
+    # the link in the address is opened before the stored numbering is read: it is checked again then
+    early = ShareModel()
+    assert early.open(forged).status == "revealed"
+    early.seen = read_numbering(numbering_json(share.seen))
+    assert early.opened.status == "altered" and early.opened.verdict.mismatches == ("sealed",)
+
+
+def test_a_revealed_link_of_this_devices_own_secret_roll_is_checked_against_it():
+    app = KostkaApp()
+    fate(app.state)
+    app.state.fate.secret = True
+    entry = app.state.roll()
+    app.state.rolls.log.reveal(entry.number)
+    share = entry_link(entry)
+    assert app.share.open(share.revealed).status == "verified"
+    revealed = links.decode_link(share.revealed)
+    other = next(
+        s for s in range(1, 100) if links.claim_of(engine.roll_check(revealed.check, s)).dice != revealed.claim.dice
+    )
+    forged = links.encode_link(
+        replace(revealed, seed=other, claim=links.claim_of(engine.roll_check(revealed.check, other)))
+    )
+    assert app.share.open(forged).status == "altered"

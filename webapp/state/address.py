@@ -24,10 +24,27 @@ from engine import InputError
 from engine.documents import MAX_ROWS, read_json
 from engine.links import refused_character
 
-__all__ = ["JSON_KEYS", "MAX_FIELDS", "MAX_JSON", "MAX_SEARCH", "MAX_VALUE", "Address", "read_address"]
+__all__ = [
+    "JSON_KEYS",
+    "MAX_FIELDS",
+    "MAX_JSON",
+    "MAX_SEARCH",
+    "MAX_VALUE",
+    "MAX_WRITTEN",
+    "Address",
+    "read_address",
+]
 
 #: The longest query string read at all (characters, as the browser gives it, %-escapes included).
 MAX_SEARCH = 120_000  # a GURPS sheet of MAX_ROWS rows with 60-letter Cyrillic names is about 83,000
+#: The longest query string the app writes (characters, %-escapes included). An address must open
+#: wherever the app is served: Apache answers 414 to a request line over 8,190 bytes, nginx to one
+#: over its 8 KB header buffer, and ``build.py --serve`` (Python's http.server) to one over 64 KB,
+#: while a GURPS sheet of MAX_ROWS Cyrillic rows is about 80,000 characters. 7,500 leaves 500 for
+#: the site's own address, so the whole address stays under 8,000 characters, which every common
+#: host and browser takes. A sheet above it leaves its skills (or itself) out of the address; the
+#: page says so, and *Export characters* carries it whole.
+MAX_WRITTEN = 7_500
 #: At most this many ``key=value`` fields are read; the rest are left out.
 MAX_FIELDS = 200
 #: The longest value of a form field (what a field keeps), and of a name.

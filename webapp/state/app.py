@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 import param
 
@@ -13,6 +14,7 @@ from engine import InputError, gurps
 from engine.documents import FORMAT, Document, parse_json, read_document, validate_document
 
 from ..i18n import N_
+from .address import MAX_WRITTEN
 from .drafts import Sheet, drafts_json, read_drafts
 from .fate import FateDesk
 from .fight import MonsterSheet
@@ -287,7 +289,28 @@ class AppState(param.Parameterized):
 
     # -- URL -----------------------------------------------------------------------------------
     def url_state(self) -> dict[str, str]:
-        """Everything on screen as query parameters (strings)."""
+        """The screen as query parameters (strings), within :data:`~.address.MAX_WRITTEN`
+        (:meth:`address_state`)."""
+        return self.address_state()[0]
+
+    def address_state(self) -> tuple[dict[str, str], str]:
+        """The screen as query parameters, and what was left out to keep the query string (with a
+        ``lang=`` of up to 16 characters before it) within :data:`~.address.MAX_WRITTEN`: ``""``
+        (nothing), ``"skills"`` (the GURPS sheet's skills) or ``"sheet"`` (the character; the system
+        and the roll's plain inputs stay)."""
+        full = self.screen_state()
+        room = MAX_WRITTEN - len("?lang=&") - 16
+        if len(urlencode(full)) <= room:
+            return full, ""
+        shorter = {k: v for k, v in full.items() if k != "skills"}
+        if "skills" in full and len(urlencode(shorter)) <= room:
+            return shorter, "skills"
+        fields = set(type(self.desk.character)().to_dict()) | {"fav"}
+        bare = {k: v for k, v in full.items() if k not in fields and k != "r_mods"}
+        return bare, "sheet"
+
+    def screen_state(self) -> dict[str, str]:
+        """Everything on screen as query parameters (strings), however long."""
         desk = self.desk
         query: dict[str, str] = {"sys": self.system}
         char = desk.character.to_dict()

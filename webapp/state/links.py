@@ -116,11 +116,20 @@ class Opened:
     verdict: links.Verdict | None = None
     error: InputError | None = None
 
+    #: For a revealed secret roll whose dice follow from its seed: whether a sealed link this device
+    #: has seen is its own and opens with its seed (True), or none was seen (False). A revealed
+    #: link's digest has no key, so on its own it only shows that its dice follow from its seed.
+    sealed_seen: bool = False
+
     @property
     def status(self) -> str:
-        """``"unreadable"``, ``"verified"``, ``"altered"`` or ``"sealed"``."""
+        """``"unreadable"``, ``"verified"``, ``"altered"``, ``"sealed"``, or ``"revealed"``: a revealed
+        secret roll whose dice follow from its seed, but whose sealed link this device has not seen
+        (so nothing shows the seed was fixed before the roll)."""
         if self.error is not None or self.verdict is None:
             return "unreadable"
+        if self.verdict.verified and self.link is not None and self.link.kind is links.Kind.REVEALED:
+            return "verified" if self.sealed_seen else "revealed"
         return str(self.verdict.status)
 
     @property
@@ -129,14 +138,39 @@ class Opened:
         return None if self.verdict is None else self.verdict.roll
 
 
-def open_link(text: Any, reveal: Any = None) -> Opened:
-    """Decode and verify ``text`` (an address, ``r=…`` or a bare payload); never raises."""
+def _sealed_fields(link: links.Link) -> tuple[Any, ...]:
+    """What a sealed link and its revealed link share: the roll asked for, not its seed."""
+    return (link.system, link.check, link.name, link.label, link.session_code, link.number)
+
+
+def open_link(text: Any, reveal: Any = None, sealed: Any = ()) -> Opened:
+    """Decode and verify ``text`` (an address, ``r=…`` or a bare payload); never raises.
+
+    A revealed secret roll is checked against the sealed links this device has seen (``sealed``,
+    payloads): its own sealed link (the same roll asked for) must open with its seed, or the
+    link is altered (``"sealed"``); with none seen it is ``"revealed"``, not verified."""
     shown = text[: links.MAX_LINK_TEXT] if isinstance(text, str) else ""
     try:
         verdict = links.verify(text, reveal if reveal not in (None, "") else None)
     except InputError as error:
         return Opened(shown, error=error)
-    return Opened(shown, verdict.link, verdict)
+    link = verdict.link
+    if link.kind is not links.Kind.REVEALED or not verdict.verified:
+        return Opened(shown, link, verdict)
+    own = []
+    for payload in sealed:
+        try:
+            candidate = links.decode_link(payload)
+        except InputError:
+            continue
+        if candidate.kind is links.Kind.SECRET and _sealed_fields(candidate) == _sealed_fields(link):
+            own.append(candidate)
+    if not own:
+        return Opened(shown, link, verdict)
+    if any(candidate.commitment == link.commitment for candidate in own):
+        return Opened(shown, link, verdict, sealed_seen=True)
+    altered = links.Verdict(links.Status.ALTERED, link, ("sealed",))
+    return Opened(shown, link, altered, sealed_seen=True)
 
 
 class ShareModel(param.Parameterized):
@@ -145,17 +179,41 @@ class ShareModel(param.Parameterized):
     session = param.ClassSelector(class_=SessionState)
     opened = param.Parameter(default=None, doc="The Opened link on screen, or None")
     seen = param.List(default=[], doc="Link payloads seen (own rolls and opened links), oldest first")
+    sealed = param.List(default=[], doc="Sealed secret links seen on this page without a session code")
 
     def __init__(self, **params: Any) -> None:
         params.setdefault("session", SessionState())
         super().__init__(**params)
+        self.param.watch(self._recheck, ["seen", "sealed"])
+
+    def _recheck(self, *_: Any) -> None:
+        """A revealed link on screen is checked again when sealed links arrive (the numbering kept
+        in the browser is read after the address's link is opened)."""
+        current = self.opened
+        if current is None or current.link is None or current.link.kind is not links.Kind.REVEALED:
+            return
+        again = open_link(current.text, None, self.sealed_links())
+        if (again.status, again.sealed_seen) != (current.status, current.sealed_seen):
+            self.opened = again
 
     def open(self, text: Any, reveal: Any = None) -> Opened:
-        opened = open_link(text, reveal)
+        opened = open_link(text, reveal, self.sealed_links())
         self.opened = opened
         if opened.link is not None and opened.link.session_code is not None:
             self.remember(opened.link.payload)
+        elif opened.link is not None and opened.link.kind is links.Kind.SECRET:
+            self.keep_sealed(opened.link.payload)
         return opened
+
+    def keep_sealed(self, payload: str) -> None:
+        """Keep a sealed link without a session code (one opened, or this device's own secret roll)
+        for its revealed link to be checked against (a session's are in :attr:`seen`)."""
+        if payload and payload not in self.sealed:
+            self.sealed = [*self.sealed, payload][-MAX_SEEN:]
+
+    def sealed_links(self) -> list[str]:
+        """Every sealed secret link this device has seen: in the numbering and opened here."""
+        return [*self.sealed, *(p for p in self.seen if p not in self.sealed)]
 
     def reveal(self, code: Any) -> Opened:
         """Open the sealed secret on screen with the game master's reveal code (or revealed link)."""

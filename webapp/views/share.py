@@ -42,6 +42,7 @@ MISMATCH_LABELS = {
     "claim.rounds": N_("the number of rounds"),
     "claim.total": N_("the total"),
     "reveal": N_("the reveal code"),
+    "sealed": N_("the sealed link you have"),
 }
 
 HELP_TEXT = N_(
@@ -494,8 +495,22 @@ class LinkPanel(pn.viewable.Viewer):
         if status == "sealed":
             text = tr(N_("Secret roll, sealed: the result is hidden until the game master gives the reveal code."))
             return f'<div class="outcome" data-testid="verdict" data-status="sealed">{escape(text)}</div>'
+        if status == "revealed":
+            text = tr(
+                N_(
+                    "This is a revealed secret roll: it shows that these dice follow from its seed. Only the game"
+                    " master's sealed link, opened here, shows the seed was fixed before the roll."
+                )
+            )
+            return (
+                f'<div class="outcome" role="status" data-testid="verdict" data-status="revealed">{escape(text)}</div>'
+            )
         if kind is links.Kind.CHECK:
             text = tr(N_("A prepared check: roll it here."))
+        elif kind is links.Kind.REVEALED:
+            text = tr(
+                N_("This revealed secret roll matches the sealed link you have: its seed was fixed before the roll.")
+            )
         else:
             text = tr(N_("This roll follows from this link."))
         return f'<div class="outcome good" data-testid="verdict" data-status="verified">{escape(text)}</div>'
@@ -616,11 +631,15 @@ class SessionPanel(pn.viewable.Viewer):
     def _own_rolls(self, event: Any) -> None:
         """This device's session rolls join the numbering kept in the browser (once each)."""
         for entry in event.new if event is not None else ():
-            if getattr(entry, "session_code", None) and entry.kind in ("roll", "contest", "dice"):
-                try:
+            if entry.kind not in ("roll", "contest", "dice"):
+                continue
+            try:
+                if getattr(entry, "session_code", None):
                     self.share.remember(entry_link(entry).link, again=False)
-                except InputError:
-                    continue
+                elif getattr(entry, "secret", False):
+                    self.share.keep_sealed(entry_link(entry).link)  # a revealed link of it is checked against it
+            except InputError:
+                continue
         self._report()
 
     def add_links(self) -> None:

@@ -21,7 +21,7 @@ from engine.documents import parse_json
 from engine.links import LINK_KEY
 
 from ..i18n import LANGUAGES, N_, Translator, normalise_language
-from ..state.address import read_address
+from ..state.address import MAX_WRITTEN, read_address
 from ..state.app import AppState
 from ..state.forms import SYSTEM_TITLES
 from ..state.gcs import import_gcs, is_gcs
@@ -79,6 +79,18 @@ from .still import StillPage
 from .storage import BrowserStore
 
 __all__ = ["FateScreens", "KostkaApp", "has_link", "quiet_location"]
+
+#: What the page says when the address leaves part of the screen out (:meth:`AppState.address_state`).
+ADDRESS_CUT = {
+    "skills": N_(
+        "The page's address carries the screen up to {n} characters, so this sheet's skills are left out of it:"
+        " a copied address opens without them. Export characters saves the whole sheet."
+    ),
+    "sheet": N_(
+        "The page's address carries the screen up to {n} characters, so this sheet is left out of it:"
+        " a copied address opens without it. Export characters saves the whole sheet."
+    ),
+}
 
 
 def has_link(part: str) -> bool:
@@ -275,6 +287,8 @@ class KostkaApp(pn.viewable.Viewer):
         #: The notes drawn under the characters bar (in the language on screen).
         self._address_problems: list[InputError] = []
         self._address_notes: list[tuple[str, dict[str, Any]]] = []
+        #: What the address last written leaves out of the screen ("", "skills" or "sheet").
+        self._address_cut = ""
         self._storage_messages: list[str] = []
 
         self._build_store()
@@ -1081,6 +1095,11 @@ class KostkaApp(pn.viewable.Viewer):
             f'<div class="readout" role="status" data-testid="address-note">{escape(tr(m, **p))}</div>'
             for m, p in self._address_notes
         ]
+        if self._address_cut:
+            said = ADDRESS_CUT[self._address_cut]
+            parts.append(
+                f'<div class="readout" role="status" data-testid="address-size">{escape(tr(said, n=MAX_WRITTEN))}</div>'
+            )
         self.address_message.object = "".join(parts)
         self.storage_message.object = "".join(
             f'<div class="field-error" role="alert" data-testid="storage-message">{escape(tr(m))}</div>'
@@ -1109,11 +1128,14 @@ class KostkaApp(pn.viewable.Viewer):
     def _update_url(self) -> None:
         if not self._url_applied:
             return
+        screen, cut = self.state.address_state()
+        if cut != self._address_cut:
+            self._address_cut = cut
+            self._draw_notes()
         location = pn.state.location
         if location is None:
             return
-        query = {"lang": self.tr.lang, **self.state.url_state()}
-        search = "?" + urlencode(query)
+        search = "?" + urlencode({"lang": self.tr.lang, **screen})
         if location.search != search:
             self._written = search
             location.search = search
